@@ -1,0 +1,124 @@
+package io.jvmps.common.cluster;
+
+import io.jvmps.common.protocol.ErrorBody;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.JobStatus;
+import io.jvmps.common.protocol.ProgressReport;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.RegisterRequest;
+import io.jvmps.common.protocol.RegisterResponse;
+import io.jvmps.common.protocol.ResultReport;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * Blocking client of the scheduler's REST API ({@code /api/v1/...}), used by servers and workers.
+ * Built on the JDK HTTP client so that it needs no Spring. Every call has a request timeout; a
+ * scheduler that cannot be reached raises {@link ErrorCode#NOT_READY}, an error answer raises the
+ * code the scheduler sent. Thread-safe.
+ */
+public final class SchedulerClient {
+    private final URI base;
+    private final Duration timeout;
+    private final HttpClient http;
+    private final JsonMapper json;
+
+    /**
+     * @param host    scheduler host
+     * @param port    scheduler HTTP port
+     * @param timeout per-request timeout
+     */
+    public SchedulerClient(String host, int port, Duration timeout) {
+        this.base = URI.create("http://" + host + ":" + port);
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+        this.json = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+    }
+
+    /** @return the scheduler's base URI */
+    public URI base() {
+        return base;
+    }
+
+    /** Registers a node; see {@code POST /api/v1/nodes}. */
+    public RegisterResponse register(RegisterRequest request) {
+        return send("POST", "/api/v1/nodes", request, RegisterResponse.class);
+    }
+
+    /** Sends a heartbeat and returns the current view; see {@code PUT /api/v1/nodes/{id}/heartbeat}. */
+    public ClusterView heartbeat(String nodeId) {
+        return send("PUT", "/api/v1/nodes/" + nodeId + "/heartbeat", null, ClusterView.class);
+    }
+
+    /** @return the current cluster view */
+    public ClusterView cluster() {
+        return send("GET", "/api/v1/cluster", null, ClusterView.class);
+    }
+
+    /** Marks a node as finished; it then no longer counts as alive or dead. */
+    public void leave(String nodeId) {
+        send("DELETE", "/api/v1/nodes/" + nodeId, null, Void.class);
+    }
+
+    /** Posts a worker's progress. */
+    public void reportProgress(ProgressReport report) {
+        send("POST", "/api/v1/progress", report, Void.class);
+    }
+
+    /** Posts a worker's final evaluation. */
+    public void reportResult(ResultReport report) {
+        send("POST", "/api/v1/results", report, Void.class);
+    }
+
+    /** @return the job status */
+    public JobStatus job() {
+        return send("GET", "/api/v1/job", null, JobStatus.class);
+    }
+
+    private <T> T send(String method, String path, Object body, Class<T> type) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
+                .header("Accept", "application/json");
+        if (body != null) {
+            builder.header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)));
+        } else {
+            builder.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        HttpResponse<byte[]> response;
+        try {
+            response = http.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new PsException(ErrorCode.NOT_READY, "scheduler at " + base + " unreachable: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PsException(ErrorCode.NOT_READY, "interrupted while calling scheduler at " + base);
+        }
+        if (response.statusCode() >= 400) {
+            throw toException(method, path, response);
+        }
+        if (type == Void.class || response.body().length == 0) {
+            return null;
+        }
+        return json.readValue(response.body(), type);
+    }
+
+    private PsException toException(String method, String path, HttpResponse<byte[]> response) {
+        try {
+            ErrorBody err = json.readValue(response.body(), ErrorBody.class);
+            if (err.code() != null) {
+                return new PsException(ErrorCode.valueOf(err.code()), err.message());
+            }
+        } catch (RuntimeException notOurs) {
+            // fall through: not an ErrorBody
+        }
+        return new PsException(ErrorCode.INTERNAL, method + " " + path + " answered HTTP " + response.statusCode()
+                + ": " + new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+}

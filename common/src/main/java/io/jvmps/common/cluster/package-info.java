@@ -1,0 +1,2 @@
+/** The cluster model: roles, node descriptions and the scheduler's cluster view. */
+package io.jvmps.common.cluster;

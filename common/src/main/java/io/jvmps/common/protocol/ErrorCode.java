@@ -1,0 +1,34 @@
+package io.jvmps.common.protocol;
+
+/**
+ * Stable error codes carried in every error the servers and the scheduler return. The code is
+ * the first token of the error message, in brackets (see {@link PsException#getMessage()}), so
+ * clients in any language can branch on it without parsing prose. Codes are never renumbered or
+ * reused; new ones are appended.
+ */
+public enum ErrorCode {
+    /** A frame could not be decoded: bad magic, version, dtype, rank, or byte count. */
+    MALFORMED_FRAME,
+    /** A payload or a tensor exceeded the configured size cap. */
+    PAYLOAD_TOO_LARGE,
+    /** A key (parameter slice) the server does not hold. */
+    UNKNOWN_KEY,
+    /** Element count or shape does not match the stored slice. */
+    SHAPE_MISMATCH,
+    /** A value was NaN or infinite. */
+    NON_FINITE,
+    /** A push for a step other than the one the consistency mode accepts now. */
+    WRONG_STEP,
+    /** The same worker pushed the same key twice for one step. */
+    DUPLICATE_PUSH,
+    /** A slice was pulled or pushed before any worker initialised it. */
+    NOT_INITIALIZED,
+    /** A wait (pull, barrier, rendezvous) passed its deadline; the message names what was missing. */
+    TIMEOUT,
+    /** Input that is well-formed but not acceptable (bad role, bad counts, bad configuration). */
+    INVALID_ARGUMENT,
+    /** The node is not ready to serve the request (e.g. cluster not complete). */
+    NOT_READY,
+    /** Anything else: a bug or an unexpected failure; the message says what happened. */
+    INTERNAL
+}

@@ -1,0 +1,24 @@
+package io.jvmps.common.protocol;
+
+/**
+ * Every RSocket route string used between workers and servers. Routes are versioned by prefix so a
+ * later incompatible protocol can live beside this one.
+ *
+ * <p>Interaction models: {@link #DENSE_INIT} and {@link #DENSE_PUSH} are request-channel (the
+ * requester streams {@code TensorChunk} frames, the responder answers with one {@link PushAck});
+ * {@link #DENSE_PULL} is request-stream (one {@code SliceRequest} frame in, {@code TensorChunk}
+ * frames out); {@link #SERVER_STATUS} is request-response with JSON. Immutable constants.
+ */
+public final class Routes {
+    /** Seeds dense slices with initial values; the first initialisation of a slice wins. */
+    public static final String DENSE_INIT = "ps.v1.dense.init";
+    /** Pushes gradients for dense slices at one step. */
+    public static final String DENSE_PUSH = "ps.v1.dense.push";
+    /** Pulls dense slices once they have reached a minimum version. */
+    public static final String DENSE_PULL = "ps.v1.dense.pull";
+    /** A server's status as JSON (slices, bytes, versions, optimizer). */
+    public static final String SERVER_STATUS = "ps.v1.status";
+
+    private Routes() {
+    }
+}
