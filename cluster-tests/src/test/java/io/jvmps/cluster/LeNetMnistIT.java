@@ -1,0 +1,58 @@
+package io.jvmps.cluster;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The real job on a slice of real MNIST: 1 scheduler, 2 servers, 2 workers training LeNet-5 with
+ * synchronous SGD (server-side Adam). Checks the MindSpore-style log lines and that the accuracy
+ * the scheduler aggregates from the workers is clearly above chance.
+ */
+class LeNetMnistIT {
+
+    @Test
+    void lenetOnSixThousandImagesReachesNinetyPercent() throws Exception {
+        Path data = Path.of(System.getProperty("ps.repo.dir", "..")).resolve("data/mnist").toAbsolutePath();
+        assertThat(Files.isDirectory(data)).as("MNIST missing at " + data + ": run scripts/fetch-mnist.sh").isTrue();
+        try (LocalCluster cluster = new LocalCluster("lenet-mnist")) {
+            NodeProcess scheduler = cluster.startScheduler(2, 2);
+            for (int s = 0; s < 2; s++) {
+                cluster.startServer(s, 2, 2);
+            }
+            NodeProcess[] workers = new NodeProcess[2];
+            for (int w = 0; w < 2; w++) {
+                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.data-path=" + data,
+                        "--ps.worker.train-limit=6000", "--ps.worker.test-limit=2000", "--ps.worker.epochs=2",
+                        "--ps.worker.batch-size=32");
+            }
+            for (NodeProcess worker : workers) {
+                assertThat(worker.awaitExit(Duration.ofMinutes(8))).as(worker.name() + "\n" + worker.tail()).isZero();
+                assertThat(worker.logText()).containsPattern("epoch: 1 step: 1, loss is \\d\\.\\d{6}")
+                        .containsPattern("epoch: 2 step: 90, loss is \\d\\.\\d{6}");
+            }
+            assertThat(scheduler.logText()).contains("Start the scheduler node is successful!")
+                    .containsPattern("The server node id:\\S+, assign rank id:0")
+                    .containsPattern("The worker node id:\\S+, assign rank id:1");
+            Matcher done = scheduler.awaitLog(Pattern.compile("Job finished: test accuracy ([0-9.]+)% \\((\\d+)/(\\d+)\\)"),
+                    Duration.ofSeconds(30));
+            assertThat(Long.parseLong(done.group(3))).isEqualTo(2000);
+            assertThat(Double.parseDouble(done.group(1))).isGreaterThanOrEqualTo(90.0);
+
+            String job = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + cluster.schedulerPort() + "/api/v1/job")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(job).contains("\"state\":\"FINISHED\"").contains("\"total\":2000");
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.jvmps.cluster;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Starts the real scheduler, server and worker jars as separate JVMs on loopback, each logging to
+ * its own file under {@code target/cluster-logs/<test>/}, and stops every one of them on close
+ * (also from a shutdown hook, so an aborted test run leaves no process behind).
+ */
+final class LocalCluster implements AutoCloseable {
+    private static final Pattern HTTP_PORT = Pattern.compile("Netty started on port (\\d+)");
+
+    private final Path jarDir;
+    private final Path logDir;
+    private final List<NodeProcess> processes = new ArrayList<>();
+    private final Thread hook = new Thread(this::close, "cluster-cleanup");
+    private int schedulerPort;
+
+    LocalCluster(String testName) throws IOException {
+        this.jarDir = Path.of(System.getProperty("ps.repo.dir", "..")).toAbsolutePath().normalize();
+        this.logDir = Path.of("target", "cluster-logs", testName).toAbsolutePath();
+        Files.createDirectories(logDir);
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    Path logDir() {
+        return logDir;
+    }
+
+    int schedulerPort() {
+        return schedulerPort;
+    }
+
+    /** Starts the scheduler on a free port and waits until it serves HTTP. */
+    NodeProcess startScheduler(int servers, int workers, String... args) throws IOException {
+        List<String> all = new ArrayList<>(List.of("--server.port=0", "--ps.cluster.server-num=" + servers,
+                "--ps.cluster.worker-num=" + workers));
+        all.addAll(List.of(args));
+        NodeProcess scheduler = start("scheduler", "scheduler-service", "-Xmx256m", Map.of(), all);
+        schedulerPort = Integer.parseInt(scheduler.awaitLog(HTTP_PORT, Duration.ofSeconds(60)).group(1));
+        return scheduler;
+    }
+
+    NodeProcess startServer(int index, int servers, int workers, String... args) throws IOException {
+        return start("server-" + index, "server-service", "-Xmx512m", Map.of(), withCluster(servers, workers, args));
+    }
+
+    NodeProcess startWorker(int index, int servers, int workers, String... args) throws IOException {
+        return start("worker-" + index, "worker-service", "-Xmx1g", Map.of("OMP_NUM_THREADS", "1"),
+                withCluster(servers, workers, args));
+    }
+
+    private List<String> withCluster(int servers, int workers, String... args) {
+        List<String> all = new ArrayList<>(List.of("--ps.cluster.server-num=" + servers,
+                "--ps.cluster.worker-num=" + workers, "--ps.scheduler.host=127.0.0.1",
+                "--ps.scheduler.port=" + schedulerPort));
+        all.addAll(List.of(args));
+        return all;
+    }
+
+    private NodeProcess start(String name, String module, String heap, Map<String, String> env, List<String> args)
+            throws IOException {
+        Path jar;
+        try (var files = Files.list(jarDir.resolve(module).resolve("target"))) {
+            jar = files.filter(p -> p.getFileName().toString().endsWith("-exec.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no exec jar in " + module + "/target: run ./mvnw package"));
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                heap, "-Dorg.bytedeco.javacpp.maxbytes=2g", "-Dorg.bytedeco.javacpp.maxphysicalbytes=3g",
+                "-jar", jar.toString()));
+        command.addAll(args);
+        Path log = logDir.resolve(name + ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).directory(jarDir.toFile());
+        builder.environment().putAll(env);
+        NodeProcess node = new NodeProcess(name, builder.start(), log);
+        processes.add(node);
+        return node;
+    }
+
+    @Override
+    public void close() {
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            processes.get(i).stop();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // already running as the hook
+        }
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Parameter-server mode, worker role: run it MS_WORKER_NUM times (any hosts). Each worker gets a
+# rank from the scheduler, trains on its share of the MNIST files in DATA_PATH (fetch them with
+# scripts/fetch-mnist.sh) and reports its test accuracy to the scheduler.
+# Extra arguments go to the Spring Boot app (e.g. --ps.worker.epochs=1).
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+export MS_SERVER_NUM="${MS_SERVER_NUM:-2}"
+export MS_WORKER_NUM="${MS_WORKER_NUM:-2}"
+export MS_SCHED_HOST="${MS_SCHED_HOST:-127.0.0.1}"
+export MS_SCHED_PORT="${MS_SCHED_PORT:-18080}"
+export MS_NODE_HOST="${MS_NODE_HOST:-127.0.0.1}"
+export MS_ROLE=MS_WORKER
+DATA_PATH="${DATA_PATH:-$repo/data/mnist}"
+
+exec "$repo/scripts/ps-launch.sh" \
+    "--server.port=${PS_HTTP_PORT:-0}" \
+    "--ps.worker.data-path=$DATA_PATH" \
+    "$@"

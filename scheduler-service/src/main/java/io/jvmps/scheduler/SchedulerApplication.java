@@ -1,0 +1,16 @@
+package io.jvmps.scheduler;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+
+/** Entry point of the scheduler service: the rendezvous every server and worker registers with. */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class SchedulerApplication {
+
+    /** Starts the scheduler. */
+    public static void main(String[] args) {
+        SpringApplication.run(SchedulerApplication.class, args);
+    }
+}

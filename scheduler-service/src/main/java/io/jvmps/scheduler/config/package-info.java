@@ -1,0 +1,2 @@
+/** Typed, validated {@code ps.*} configuration and the scheduler's infrastructure beans. */
+package io.jvmps.scheduler.config;

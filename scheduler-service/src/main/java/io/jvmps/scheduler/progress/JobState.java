@@ -1,0 +1,11 @@
+package io.jvmps.scheduler.progress;
+
+/** Phase of the job as served in {@code JobStatus.state}. */
+public enum JobState {
+    /** Not every expected server and worker has registered yet. */
+    WAITING,
+    /** Everyone registered; not every worker has reported a final result. */
+    RUNNING,
+    /** Every expected worker reported a final result. */
+    FINISHED
+}

@@ -1,0 +1,106 @@
+package io.jvmps.scheduler.progress;
+
+import io.jvmps.common.cluster.NodeInfo;
+import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.JobStatus;
+import io.jvmps.common.protocol.ProgressReport;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.ResultReport;
+import io.jvmps.scheduler.registry.NodeRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Keeps each worker's latest progress and final result, keyed by worker rank (a node that takes over a
+ * dead worker's rank replaces its entries), and derives the {@link JobStatus}. Reports from unknown
+ * ids are rejected with UNKNOWN_KEY, from non-workers or with impossible counts with INVALID_ARGUMENT.
+ * Thread-safe.
+ */
+@Component
+public class JobTracker {
+    private static final Logger log = LoggerFactory.getLogger(JobTracker.class);
+
+    private final NodeRegistry registry;
+    private final Map<Integer, ProgressReport> progress = new TreeMap<>();
+    private final Map<Integer, ResultReport> results = new TreeMap<>();
+    private boolean finishAnnounced;
+
+    /** @param registry resolves node ids to worker ranks */
+    public JobTracker(NodeRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Stores a worker's latest progress. */
+    public synchronized void report(ProgressReport report) {
+        if (report == null) {
+            throw invalid("progress report body is required");
+        }
+        NodeInfo worker = requireWorker(report.nodeId());
+        if (report.epoch() < 0 || report.step() < 0 || report.globalStep() < 0) {
+            throw invalid("epoch, step and globalStep must be >= 0, got epoch=" + report.epoch() + " step="
+                    + report.step() + " globalStep=" + report.globalStep());
+        }
+        progress.put(worker.rank(), report);
+    }
+
+    /** Stores a worker's final result; the job is FINISHED once every expected worker reported one. */
+    public synchronized void result(ResultReport report) {
+        if (report == null) {
+            throw invalid("result report body is required");
+        }
+        NodeInfo worker = requireWorker(report.nodeId());
+        if (report.total() <= 0 || report.correct() < 0 || report.correct() > report.total()) {
+            throw invalid("need 0 <= correct <= total and total > 0, got correct=" + report.correct()
+                    + " total=" + report.total());
+        }
+        results.put(worker.rank(), report);
+        log.info("Worker {} reported accuracy {}/{}", worker.rank(), report.correct(), report.total());
+        if (!finishAnnounced && results.size() >= registry.expected(NodeRole.WORKER)) {
+            finishAnnounced = true;
+            AccuracyTally tally = tally();
+            log.info("Job finished: test accuracy {}% ({}/{})", tally.percent(), tally.correct(), tally.total());
+        }
+    }
+
+    /** @return the job's state, summed accuracy and latest progress per worker */
+    public synchronized JobStatus status() {
+        AccuracyTally tally = tally();
+        int expectedWorkers = registry.expected(NodeRole.WORKER);
+        return new JobStatus(state().name(), results.size(), expectedWorkers, tally.correct(), tally.total(),
+                tally.accuracy(), List.copyOf(progress.values()));
+    }
+
+    /** @return the job phase */
+    public synchronized JobState state() {
+        if (results.size() >= registry.expected(NodeRole.WORKER)) {
+            return JobState.FINISHED;
+        }
+        return registry.view().complete() ? JobState.RUNNING : JobState.WAITING;
+    }
+
+    private AccuracyTally tally() {
+        AccuracyTally tally = AccuracyTally.ZERO;
+        for (ResultReport r : results.values()) {
+            tally = tally.plus(r.correct(), r.total());
+        }
+        return tally;
+    }
+
+    private NodeInfo requireWorker(String nodeId) {
+        NodeInfo node = registry.require(nodeId);
+        if (node.role() != NodeRole.WORKER) {
+            throw invalid("node '" + nodeId + "' is a " + node.role().label() + "; only workers report progress");
+        }
+        return node;
+    }
+
+    private static PsException invalid(String detail) {
+        return new PsException(ErrorCode.INVALID_ARGUMENT, detail);
+    }
+}

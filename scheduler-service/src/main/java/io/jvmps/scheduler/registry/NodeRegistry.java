@@ -1,0 +1,240 @@
+package io.jvmps.scheduler.registry;
+
+import io.jvmps.common.cluster.ClusterView;
+import io.jvmps.common.cluster.NodeInfo;
+import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.cluster.NodeState;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.RegisterRequest;
+import io.jvmps.scheduler.config.ClusterProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The scheduler's membership table. Assigns dense per-role ranks in registration order, keeps each
+ * node's state, and stamps every membership or state change with a new epoch. All methods are
+ * atomic (one lock; the operations are tiny and rare), views are immutable snapshots.
+ */
+@Component
+public class NodeRegistry {
+    private static final Logger log = LoggerFactory.getLogger(NodeRegistry.class);
+    private static final int MAX_ID_ATTEMPTS = 64;
+
+    private final Clock clock;
+    private final NodeIdGenerator ids;
+    private final Map<NodeRole, Integer> expected = new EnumMap<>(NodeRole.class);
+    private final Map<String, NodeInfo> nodes = new LinkedHashMap<>();
+    private final Map<NodeRole, Long> registrations = new EnumMap<>(NodeRole.class);
+    private long epoch;
+    private boolean startAnnounced;
+
+    /**
+     * @param cluster expected counts per role
+     * @param clock   source of heartbeat times
+     * @param ids     node id source
+     */
+    public NodeRegistry(ClusterProperties cluster, Clock clock, NodeIdGenerator ids) {
+        this.clock = clock;
+        this.ids = ids;
+        expected.put(NodeRole.SERVER, cluster.serverNum());
+        expected.put(NodeRole.WORKER, cluster.workerNum());
+    }
+
+    /**
+     * Registers a server or worker (see the class comment for rank rules).
+     *
+     * @throws PsException INVALID_ARGUMENT for bad input; {@link ClusterFullException} when the role is full
+     */
+    public synchronized Registration register(RegisterRequest request) {
+        RegistrationValidator.validate(request);
+        NodeRole role = request.role();
+        NodeInfo previous = request.previousNodeId() == null ? null : nodes.get(request.previousNodeId());
+        if (previous != null) {
+            return reregister(previous, request);
+        }
+        if (request.previousNodeId() != null) {
+            log.info("Previous node id {} is unknown here; registering it as a new {}", request.previousNodeId(),
+                    role.label());
+        }
+        if (registered(role) < expected(role)) {
+            NodeInfo node = store(request, registered(role), null);
+            log.info("The {} node id:{}, assign rank id:{}", role.label(), node.nodeId(), node.rank());
+            return done(node, Registration.Kind.NEW, null);
+        }
+        NodeInfo dead = firstDead(role).orElseThrow(() -> full(role));
+        NodeInfo node = store(request, dead.rank(), dead.nodeId());
+        log.info("The {} node id:{}, assign rank id:{}", role.label(), node.nodeId(), node.rank());
+        Registration registration = done(node, Registration.Kind.TAKEOVER, dead.nodeId());
+        log.info("Node {} took over {} rank {} from dead node {} (epoch {})", node.nodeId(), role.label(),
+                node.rank(), dead.nodeId(), registration.view().epoch());
+        return registration;
+    }
+
+    /**
+     * Records a heartbeat. A DEAD node that heartbeats again is marked ALIVE (new epoch).
+     *
+     * @return the current view
+     * @throws PsException UNKNOWN_KEY if the id is not registered
+     */
+    public synchronized ClusterView heartbeat(String nodeId) {
+        NodeInfo node = require(nodeId);
+        long now = clock.millis();
+        NodeInfo updated = node.withHeartbeat(now);
+        if (node.state() == NodeState.DEAD) {
+            updated = updated.withState(NodeState.ALIVE);
+            epoch++;
+            log.info("Node {} ({} rank {}) heartbeat resumed after {} ms, marked ALIVE (epoch {})", nodeId,
+                    node.role().label(), node.rank(), now - node.lastHeartbeatMillis(), epoch);
+        }
+        nodes.put(nodeId, updated);
+        return view();
+    }
+
+    /**
+     * Marks a node FINISHED: it left on purpose and is no longer watched for heartbeats.
+     *
+     * @throws PsException UNKNOWN_KEY if the id is not registered
+     */
+    public synchronized ClusterView leave(String nodeId) {
+        NodeInfo node = require(nodeId);
+        if (node.state() != NodeState.FINISHED) {
+            nodes.put(nodeId, node.withState(NodeState.FINISHED));
+            epoch++;
+            log.info("Node {} ({} rank {}) left, marked FINISHED (epoch {})", nodeId, node.role().label(),
+                    node.rank(), epoch);
+        }
+        return view();
+    }
+
+    /**
+     * Marks every ALIVE node whose last heartbeat is older than {@code timeoutMillis} as DEAD, bumping
+     * the epoch once per node.
+     *
+     * @param nowMillis     the current time
+     * @param timeoutMillis the heartbeat timeout
+     * @return the nodes that were just marked DEAD, as they were before (their last heartbeat intact)
+     */
+    public synchronized List<NodeInfo> expireSilent(long nowMillis, long timeoutMillis) {
+        List<NodeInfo> expired = new ArrayList<>();
+        for (NodeInfo node : nodes.values()) {
+            if (node.state() == NodeState.ALIVE && nowMillis - node.lastHeartbeatMillis() >= timeoutMillis) {
+                expired.add(node);
+            }
+        }
+        for (NodeInfo node : expired) {
+            nodes.put(node.nodeId(), node.withState(NodeState.DEAD));
+            epoch++;
+        }
+        return expired;
+    }
+
+    /** @return an immutable snapshot of the cluster */
+    public synchronized ClusterView view() {
+        return new ClusterView(epoch, expected(NodeRole.SERVER), expected(NodeRole.WORKER),
+                List.copyOf(nodes.values()));
+    }
+
+    /** @return the node with this id, if registered */
+    public synchronized Optional<NodeInfo> find(String nodeId) {
+        return Optional.ofNullable(nodeId == null ? null : nodes.get(nodeId));
+    }
+
+    /** @throws PsException UNKNOWN_KEY naming the id when it is not registered */
+    public synchronized NodeInfo require(String nodeId) {
+        return find(nodeId).orElseThrow(() -> new PsException(ErrorCode.UNKNOWN_KEY,
+                "node id '" + nodeId + "' is not registered with this scheduler"));
+    }
+
+    /** @return the current epoch (0 before the first registration) */
+    public synchronized long epoch() {
+        return epoch;
+    }
+
+    /** @return how many nodes of the role are registered, in any state */
+    public synchronized int registered(NodeRole role) {
+        return (int) nodes.values().stream().filter(n -> n.role() == role).count();
+    }
+
+    /** @return how many nodes of the role are in the state */
+    public synchronized int count(NodeRole role, NodeState state) {
+        return (int) nodes.values().stream().filter(n -> n.role() == role && n.state() == state).count();
+    }
+
+    /** @return how many nodes of the role the job expects (0 for the scheduler role) */
+    public int expected(NodeRole role) {
+        return expected.getOrDefault(role, 0);
+    }
+
+    /** @return registrations of the role accepted since start (new, re-registered and takeovers) */
+    public synchronized long registrations(NodeRole role) {
+        return registrations.getOrDefault(role, 0L);
+    }
+
+    private Registration reregister(NodeInfo previous, RegisterRequest request) {
+        if (previous.role() != request.role()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "node id '" + previous.nodeId() + "' was registered as "
+                    + previous.role().label() + ", cannot re-register as " + request.role().label());
+        }
+        NodeInfo node = new NodeInfo(previous.nodeId(), previous.role(), previous.rank(), request.host(),
+                request.rsocketPort(), request.httpPort(), NodeState.ALIVE, clock.millis());
+        nodes.put(node.nodeId(), node);
+        log.info("The {} node id:{}, re-registered with rank id:{}", node.role().label(), node.nodeId(), node.rank());
+        return done(node, Registration.Kind.REREGISTERED, null);
+    }
+
+    private NodeInfo store(RegisterRequest request, int rank, String replacedNodeId) {
+        if (replacedNodeId != null) {
+            nodes.remove(replacedNodeId);
+        }
+        NodeInfo node = new NodeInfo(freshId(request.role(), rank), request.role(), rank, request.host(),
+                request.rsocketPort(), request.httpPort(), NodeState.ALIVE, clock.millis());
+        nodes.put(node.nodeId(), node);
+        return node;
+    }
+
+    private Registration done(NodeInfo node, Registration.Kind kind, String replaced) {
+        epoch++;
+        registrations.merge(node.role(), 1L, Long::sum);
+        ClusterView view = view();
+        if (!startAnnounced && view.complete()) {
+            startAnnounced = true;
+            log.info("Start the scheduler node is successful!");
+        }
+        return new Registration(node, kind, replaced, view);
+    }
+
+    private String freshId(NodeRole role, int rank) {
+        for (int attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
+            String id = ids.next(role, rank);
+            if (!nodes.containsKey(id)) {
+                return id;
+            }
+        }
+        throw new PsException(ErrorCode.INTERNAL, "could not draw a unique node id for " + role.label() + " rank "
+                + rank + " in " + MAX_ID_ATTEMPTS + " attempts");
+    }
+
+    private Optional<NodeInfo> firstDead(NodeRole role) {
+        return nodes.values().stream().filter(n -> n.role() == role && n.state() == NodeState.DEAD)
+                .min(Comparator.comparingInt(NodeInfo::rank));
+    }
+
+    private ClusterFullException full(NodeRole role) {
+        String key = role == NodeRole.SERVER ? "ps.cluster.server-num" : "ps.cluster.worker-num";
+        return new ClusterFullException("cannot register another " + role.label() + ": expected "
+                + expected(role) + " (" + key + "), currently registered " + registered(role) + " ("
+                + count(role, NodeState.ALIVE) + " alive, " + count(role, NodeState.FINISHED)
+                + " finished, 0 dead to take over)");
+    }
+}

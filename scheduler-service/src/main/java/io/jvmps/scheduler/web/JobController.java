@@ -1,0 +1,45 @@
+package io.jvmps.scheduler.web;
+
+import io.jvmps.common.protocol.JobStatus;
+import io.jvmps.common.protocol.ProgressReport;
+import io.jvmps.common.protocol.ResultReport;
+import io.jvmps.scheduler.progress.JobTracker;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Job endpoints: workers post progress and results; anyone reads the job status. */
+@RestController
+@RequestMapping("/api/v1")
+public class JobController {
+    private final JobTracker job;
+
+    /** @param job the job tracker */
+    public JobController(JobTracker job) {
+        this.job = job;
+    }
+
+    /** {@code POST /api/v1/progress}: a worker's latest progress; 202. */
+    @PostMapping("/progress")
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    public void progress(@RequestBody ProgressReport report) {
+        job.report(report);
+    }
+
+    /** {@code POST /api/v1/results}: a worker's final evaluation; 202. */
+    @PostMapping("/results")
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    public void result(@RequestBody ResultReport report) {
+        job.result(report);
+    }
+
+    /** {@code GET /api/v1/job}: state, summed accuracy, latest progress per worker. */
+    @GetMapping("/job")
+    public JobStatus status() {
+        return job.status();
+    }
+}

@@ -1,0 +1,46 @@
+package io.jvmps.scheduler.web;
+
+import io.jvmps.common.cluster.ClusterView;
+import io.jvmps.common.protocol.RegisterRequest;
+import io.jvmps.common.protocol.RegisterResponse;
+import io.jvmps.scheduler.registry.NodeRegistry;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Membership endpoints: register, heartbeat, leave. Thin: the registry does the work. */
+@RestController
+@RequestMapping("/api/v1/nodes")
+public class NodeController {
+    private final NodeRegistry registry;
+
+    /** @param registry the membership table */
+    public NodeController(NodeRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** {@code POST /api/v1/nodes}: registers a server or worker and returns its id, rank and the view. */
+    @PostMapping
+    public RegisterResponse register(@RequestBody RegisterRequest request) {
+        return registry.register(request).toResponse();
+    }
+
+    /** {@code PUT /api/v1/nodes/{nodeId}/heartbeat}: records a heartbeat, returns the view. */
+    @PutMapping("/{nodeId}/heartbeat")
+    public ClusterView heartbeat(@PathVariable String nodeId) {
+        return registry.heartbeat(nodeId);
+    }
+
+    /** {@code DELETE /api/v1/nodes/{nodeId}}: marks the node FINISHED. */
+    @DeleteMapping("/{nodeId}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void leave(@PathVariable String nodeId) {
+        registry.leave(nodeId);
+    }
+}

@@ -1,0 +1,93 @@
+package io.jvmps.scheduler.progress;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.JobStatus;
+import io.jvmps.common.protocol.ProgressReport;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.ResultReport;
+import io.jvmps.scheduler.config.ClusterProperties;
+import io.jvmps.scheduler.registry.NodeIdGenerator;
+import io.jvmps.scheduler.registry.NodeRegistry;
+import io.jvmps.scheduler.support.MutableClock;
+import io.jvmps.scheduler.support.Requests;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import java.time.Instant;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@ExtendWith(OutputCaptureExtension.class)
+class JobTrackerTest {
+    private final NodeRegistry registry = new NodeRegistry(new ClusterProperties(1, 2),
+            new MutableClock(Instant.EPOCH), new NodeIdGenerator(new Random(3)));
+    private final JobTracker tracker = new JobTracker(registry);
+
+    @Test
+    void jobGoesFromWaitingToRunningToFinishedWithSummedAccuracy(CapturedOutput output) {
+        assertThat(tracker.status().state()).isEqualTo("WAITING");
+        String server = registry.register(Requests.server(9000)).node().nodeId();
+        String w0 = registry.register(Requests.worker()).node().nodeId();
+        assertThat(tracker.status().state()).isEqualTo("WAITING");
+        String w1 = registry.register(Requests.worker()).node().nodeId();
+        assertThat(tracker.status().state()).isEqualTo("RUNNING");
+        assertThat(tracker.status().accuracy()).isNaN();
+
+        tracker.report(new ProgressReport(w1, 1, 10, 9, 0.7, 100));
+        tracker.report(new ProgressReport(w0, 1, 10, 9, 0.5, 120));
+        tracker.report(new ProgressReport(w0, 1, 20, 19, 0.3, 130));
+        tracker.result(new ResultReport(w0, 4900, 5000, 60));
+        JobStatus running = tracker.status();
+        assertThat(running.state()).isEqualTo("RUNNING");
+        assertThat(running.workersReported()).isEqualTo(1);
+        assertThat(running.latest()).extracting(ProgressReport::nodeId).containsExactly(w0, w1);
+        assertThat(running.latest().get(0).step()).as("latest report wins").isEqualTo(20);
+        assertThat(output).contains("Worker 0 reported accuracy 4900/5000").doesNotContain("Job finished");
+
+        tracker.result(new ResultReport(w1, 4876, 5000, 61));
+        JobStatus finished = tracker.status();
+        assertThat(finished.state()).isEqualTo("FINISHED");
+        assertThat(finished.workersReported()).isEqualTo(2);
+        assertThat(finished.expectedWorkers()).isEqualTo(2);
+        assertThat(finished.correct()).isEqualTo(9776);
+        assertThat(finished.total()).isEqualTo(10000);
+        assertThat(finished.accuracy()).isEqualTo(0.9776);
+        assertThat(output).contains("Worker 1 reported accuracy 4876/5000")
+                .contains("Job finished: test accuracy 97.76% (9776/10000)");
+        assertThat(server).isNotNull();
+    }
+
+    @Test
+    void aRepeatedResultReplacesTheEarlierOne() {
+        registry.register(Requests.server(9000));
+        String w0 = registry.register(Requests.worker()).node().nodeId();
+        tracker.result(new ResultReport(w0, 10, 100, 1));
+        tracker.result(new ResultReport(w0, 90, 100, 1));
+        assertThat(tracker.status().correct()).isEqualTo(90);
+        assertThat(tracker.status().workersReported()).isEqualTo(1);
+    }
+
+    @Test
+    void rejectsUnknownNodesServersAndImpossibleCounts() {
+        String server = registry.register(Requests.server(9000)).node().nodeId();
+        String w0 = registry.register(Requests.worker()).node().nodeId();
+
+        assertCode(() -> tracker.result(new ResultReport("worker-7-0000", 1, 2, 0)), ErrorCode.UNKNOWN_KEY);
+        assertCode(() -> tracker.report(new ProgressReport("nobody", 1, 1, 0, 1, 1)), ErrorCode.UNKNOWN_KEY);
+        assertCode(() -> tracker.result(new ResultReport(server, 1, 2, 0)), ErrorCode.INVALID_ARGUMENT);
+        assertCode(() -> tracker.result(new ResultReport(w0, 3, 2, 0)), ErrorCode.INVALID_ARGUMENT);
+        assertCode(() -> tracker.result(new ResultReport(w0, 0, 0, 0)), ErrorCode.INVALID_ARGUMENT);
+        assertCode(() -> tracker.report(new ProgressReport(w0, -1, 1, 0, 1, 1)), ErrorCode.INVALID_ARGUMENT);
+        assertThat(tracker.status().workersReported()).isZero();
+        assertThat(tracker.status().latest()).isEmpty();
+    }
+
+    private static void assertCode(Runnable call, ErrorCode code) {
+        assertThatThrownBy(call::run).isInstanceOf(PsException.class)
+                .satisfies(e -> assertThat(((PsException) e).code()).isEqualTo(code));
+    }
+}

@@ -1,0 +1,193 @@
+package io.jvmps.scheduler.registry;
+
+import io.jvmps.common.cluster.ClusterView;
+import io.jvmps.common.cluster.NodeInfo;
+import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.cluster.NodeState;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.RegisterRequest;
+import io.jvmps.scheduler.config.ClusterProperties;
+import io.jvmps.scheduler.support.MutableClock;
+import io.jvmps.scheduler.support.Requests;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@ExtendWith(OutputCaptureExtension.class)
+class NodeRegistryTest {
+    private final MutableClock clock = new MutableClock(Instant.parse("2024-01-01T00:00:00Z"));
+
+    private NodeRegistry registry(int servers, int workers) {
+        return new NodeRegistry(new ClusterProperties(servers, workers), clock, new NodeIdGenerator(new Random(7)));
+    }
+
+    @Test
+    void ranksAreDensePerRoleInRegistrationOrder() {
+        NodeRegistry registry = registry(2, 3);
+        assertThat(registry.register(Requests.worker()).node().rank()).isEqualTo(0);
+        assertThat(registry.register(Requests.server(9000)).node().rank()).isEqualTo(0);
+        assertThat(registry.register(Requests.worker()).node().rank()).isEqualTo(1);
+        assertThat(registry.register(Requests.server(9001)).node().rank()).isEqualTo(1);
+        assertThat(registry.register(Requests.worker()).node().rank()).isEqualTo(2);
+
+        ClusterView view = registry.view();
+        assertThat(view.servers()).extracting(NodeInfo::rank).containsExactly(0, 1);
+        assertThat(view.servers()).extracting(NodeInfo::rsocketPort).containsExactly(9000, 9001);
+        assertThat(view.workers()).extracting(NodeInfo::rank).containsExactly(0, 1, 2);
+        assertThat(view.complete()).isTrue();
+    }
+
+    @Test
+    void nodeIdsHaveRoleRankAndSeededHexSuffix() {
+        String first = registry(1, 1).register(Requests.server(9000)).node().nodeId();
+        String again = registry(1, 1).register(Requests.server(9000)).node().nodeId();
+        assertThat(first).matches("server-0-[0-9a-f]{4}").isEqualTo(again);
+        assertThat(registry(1, 1).register(Requests.worker()).node().nodeId()).matches("worker-0-[0-9a-f]{4}");
+    }
+
+    @Test
+    void epochIncrementsOnEveryMembershipChange() {
+        NodeRegistry registry = registry(1, 1);
+        assertThat(registry.epoch()).isZero();
+        Registration server = registry.register(Requests.server(9000));
+        assertThat(server.view().epoch()).isEqualTo(1);
+        Registration worker = registry.register(Requests.worker());
+        assertThat(worker.view().epoch()).isEqualTo(2);
+
+        registry.heartbeat(server.node().nodeId());
+        assertThat(registry.epoch()).as("a heartbeat is not a membership change").isEqualTo(2);
+
+        registry.leave(worker.node().nodeId());
+        assertThat(registry.epoch()).isEqualTo(3);
+        registry.leave(worker.node().nodeId());
+        assertThat(registry.epoch()).as("leaving twice changes nothing").isEqualTo(3);
+        assertThat(registry.require(worker.node().nodeId()).state()).isEqualTo(NodeState.FINISHED);
+    }
+
+    @Test
+    void reRegistrationKeepsIdAndRankAndUpdatesEndpoint(CapturedOutput output) {
+        NodeRegistry registry = registry(2, 1);
+        registry.register(Requests.server(9000));
+        Registration second = registry.register(Requests.server(9001));
+        String id = second.node().nodeId();
+        registry.expireSilent(clock.millis() + 60_000, 30_000);
+        assertThat(registry.require(id).state()).isEqualTo(NodeState.DEAD);
+        long epochBefore = registry.epoch();
+        clock.advance(Duration.ofMinutes(1));
+
+        RegisterRequest restarted = new RegisterRequest(NodeRole.SERVER, "10.0.0.9", 9100, 8090, id);
+        Registration again = registry.register(restarted);
+
+        assertThat(again.kind()).isEqualTo(Registration.Kind.REREGISTERED);
+        assertThat(again.node().nodeId()).isEqualTo(id);
+        assertThat(again.node().rank()).isEqualTo(1);
+        assertThat(again.node().state()).isEqualTo(NodeState.ALIVE);
+        assertThat(again.node().rsocketEndpoint()).isEqualTo("10.0.0.9:9100");
+        assertThat(again.node().lastHeartbeatMillis()).isEqualTo(clock.millis());
+        assertThat(again.view().epoch()).isEqualTo(epochBefore + 1);
+        assertThat(registry.registered(NodeRole.SERVER)).isEqualTo(2);
+        assertThat(output).contains("The server node id:" + id + ", re-registered with rank id:1");
+    }
+
+    @Test
+    void reRegistrationWithAnotherRoleIsRejected() {
+        NodeRegistry registry = registry(1, 1);
+        String id = registry.register(Requests.server(9000)).node().nodeId();
+        assertThatThrownBy(() -> registry.register(Requests.again(Requests.worker(), id)))
+                .isInstanceOf(PsException.class)
+                .satisfies(e -> assertThat(((PsException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                .hasMessageContaining("registered as server");
+    }
+
+    @Test
+    void unknownPreviousIdRegistersAsNew() {
+        NodeRegistry registry = registry(1, 1);
+        Registration r = registry.register(Requests.again(Requests.worker(), "worker-0-dead"));
+        assertThat(r.kind()).isEqualTo(Registration.Kind.NEW);
+        assertThat(r.node().nodeId()).isNotEqualTo("worker-0-dead");
+    }
+
+    @Test
+    void registrationBeyondExpectedCountIsRejectedAndChangesNothing() {
+        NodeRegistry registry = registry(1, 2);
+        registry.register(Requests.server(9000));
+        ClusterView before = registry.view();
+
+        assertThatThrownBy(() -> registry.register(Requests.server(9001)))
+                .isInstanceOf(ClusterFullException.class)
+                .hasMessageContaining("expected 1 (ps.cluster.server-num)")
+                .hasMessageContaining("currently registered 1");
+        assertThat(registry.view()).isEqualTo(before);
+    }
+
+    @Test
+    void newNodeTakesOverTheRankOfADeadNode(CapturedOutput output) {
+        NodeRegistry registry = registry(1, 2);
+        registry.register(Requests.worker());
+        String w1 = registry.register(Requests.worker()).node().nodeId();
+        clock.advance(Duration.ofSeconds(10));
+        registry.heartbeat(registry.view().workers().get(0).nodeId());
+        registry.expireSilent(clock.millis(), 5_000);
+        assertThat(registry.require(w1).state()).isEqualTo(NodeState.DEAD);
+        long epochBefore = registry.epoch();
+
+        Registration takeover = registry.register(Requests.worker());
+
+        assertThat(takeover.kind()).isEqualTo(Registration.Kind.TAKEOVER);
+        assertThat(takeover.replacedNodeId()).isEqualTo(w1);
+        assertThat(takeover.node().rank()).isEqualTo(1);
+        assertThat(takeover.node().nodeId()).startsWith("worker-1-").isNotEqualTo(w1);
+        assertThat(takeover.view().epoch()).isEqualTo(epochBefore + 1);
+        assertThat(registry.find(w1)).isEmpty();
+        assertThat(registry.view().workers()).extracting(NodeInfo::rank).containsExactly(0, 1);
+        assertThat(output).contains("took over worker rank 1 from dead node " + w1);
+        assertThat(output).contains("The worker node id:" + takeover.node().nodeId() + ", assign rank id:1");
+    }
+
+    @Test
+    void badRequestsAreRejectedWithInvalidArgument() {
+        NodeRegistry registry = registry(1, 1);
+        assertInvalid(registry, new RegisterRequest(NodeRole.SCHEDULER, "h", 0, 0, null), "role must be server or worker");
+        assertInvalid(registry, new RegisterRequest(null, "h", 0, 0, null), "role is required");
+        assertInvalid(registry, new RegisterRequest(NodeRole.WORKER, " ", 0, 0, null), "host must not be blank");
+        assertInvalid(registry, new RegisterRequest(NodeRole.SERVER, "h", 0, 0, null), "rsocketPort must be between 1");
+        assertInvalid(registry, new RegisterRequest(NodeRole.WORKER, "h", 0, 70000, null), "httpPort");
+        assertThat(registry.epoch()).isZero();
+        assertThat(registry.view().nodes()).isEmpty();
+    }
+
+    @Test
+    void heartbeatOfUnknownNodeIsUnknownKey() {
+        assertThatThrownBy(() -> registry(1, 1).heartbeat("server-9-ffff"))
+                .isInstanceOf(PsException.class)
+                .satisfies(e -> assertThat(((PsException) e).code()).isEqualTo(ErrorCode.UNKNOWN_KEY))
+                .hasMessageContaining("server-9-ffff");
+    }
+
+    @Test
+    void announcesStartOnceWhenEveryoneRegistered(CapturedOutput output) {
+        NodeRegistry registry = registry(1, 1);
+        Registration s = registry.register(Requests.server(9000));
+        assertThat(output).contains("The server node id:" + s.node().nodeId() + ", assign rank id:0");
+        assertThat(output).doesNotContain("Start the scheduler node is successful!");
+        Registration w = registry.register(Requests.worker());
+        registry.register(Requests.again(Requests.worker(), w.node().nodeId()));
+        assertThat(output.getOut().split("Start the scheduler node is successful!", -1)).hasSize(2);
+    }
+
+    private static void assertInvalid(NodeRegistry registry, RegisterRequest request, String message) {
+        assertThatThrownBy(() -> registry.register(request))
+                .isInstanceOf(PsException.class)
+                .satisfies(e -> assertThat(((PsException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                .hasMessageContaining(message);
+    }
+}

@@ -1,0 +1,20 @@
+package io.jvmps.server;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+
+/**
+ * Entry point of a parameter server node. It serves the RSocket routes of
+ * {@link io.jvmps.common.protocol.Routes} and an HTTP status/actuator endpoint, and registers with
+ * the scheduler unless {@code ps.scheduler.enabled=false}.
+ */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class ServerApplication {
+
+    /** @param args Spring Boot arguments, e.g. {@code --ps.scheduler.enabled=false} */
+    public static void main(String[] args) {
+        SpringApplication.run(ServerApplication.class, args);
+    }
+}

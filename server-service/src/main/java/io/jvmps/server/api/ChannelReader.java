@@ -1,0 +1,72 @@
+package io.jvmps.server.api;
+
+import io.jvmps.common.codec.TensorChunk;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.server.monitor.ServerMetrics;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.SynchronousSink;
+
+import java.util.List;
+import java.util.function.ToIntFunction;
+
+/**
+ * Reads the inbound frames of an init or push channel into validated tensors. Every buffer is
+ * released exactly once: decoded ones right away, undelivered ones through the discard hook.
+ *
+ * <p>A frame that fails validation ({@link PsException}) does not cut the channel: the rest of the
+ * requester's frames are read and released unprocessed, and the error is raised once the inbound
+ * stream completes. The requester thus always gets exactly one answer after it finished sending
+ * (an ack or an error), and RSocket never has to cancel a half-read inbound stream. Thread-safe
+ * (each read has its own {@link TensorReceiver}).
+ */
+public final class ChannelReader {
+    private final Frames frames;
+    private final long maxTensorBytes;
+    private final ServerMetrics metrics;
+
+    /**
+     * @param frames         frame decoding
+     * @param maxTensorBytes largest tensor accepted
+     * @param metrics        counts inbound bytes
+     */
+    public ChannelReader(Frames frames, long maxTensorBytes, ServerMetrics metrics) {
+        this.frames = frames;
+        this.maxTensorBytes = maxTensorBytes;
+        this.metrics = metrics;
+    }
+
+    /**
+     * @param inbound        the channel's frames
+     * @param expectedLength validates a tensor's first chunk and returns its required element count
+     * @return every tensor of the channel, once it completed and all were valid
+     */
+    public Mono<List<ReceivedTensor>> read(Flux<DataBuffer> inbound, ToIntFunction<TensorChunk> expectedLength) {
+        return Mono.defer(() -> {
+            TensorReceiver receiver = new TensorReceiver(maxTensorBytes, expectedLength);
+            PsException[] failure = new PsException[1];
+            return inbound
+                    .doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+                    .handle((DataBuffer buffer, SynchronousSink<Void> sink) -> {
+                        metrics.bytesIn(buffer.readableByteCount());
+                        if (failure[0] != null) {
+                            DataBufferUtils.release(buffer);
+                            return;
+                        }
+                        try {
+                            receiver.accept(frames.decodeChunk(buffer));
+                        } catch (PsException e) {
+                            failure[0] = e;
+                        }
+                    })
+                    .then(Mono.fromCallable(() -> {
+                        if (failure[0] != null) {
+                            throw failure[0];
+                        }
+                        return receiver.finish();
+                    }));
+        });
+    }
+}

@@ -1,0 +1,129 @@
+package io.jvmps.server.api;
+
+import io.jvmps.common.codec.SliceRequest;
+import io.jvmps.common.codec.TensorChunk;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.PushAck;
+import io.jvmps.common.protocol.Routes;
+import io.jvmps.common.sharding.SliceKey;
+import io.jvmps.server.cluster.ServerIdentity;
+import io.jvmps.server.consistency.ConsistencyPolicy;
+import io.jvmps.server.consistency.GradientPush;
+import io.jvmps.server.monitor.ServerMetrics;
+import io.jvmps.server.store.DenseSlice;
+import io.jvmps.server.store.DenseStore;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.messaging.handler.annotation.MessageMapping;
+import org.springframework.stereotype.Controller;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The dense parameter routes: init and push (request-channel of tensor frames, one {@link PushAck}
+ * back) and pull (request-stream: one slice request in, tensor frames out). Errors are
+ * {@link PsException}s, which reach the requester as RSocket application errors whose message is
+ * {@code [CODE] detail}.
+ */
+@Controller
+public class DenseController {
+    private final DenseStore store;
+    private final ConsistencyPolicy policy;
+    private final ChannelReader reader;
+    private final SliceStreamer streamer;
+    private final Frames frames;
+    private final ServerIdentity identity;
+    private final ServerMetrics metrics;
+
+    /** Wires the controller. */
+    public DenseController(DenseStore store, ConsistencyPolicy policy, ChannelReader reader, SliceStreamer streamer,
+                           Frames frames, ServerIdentity identity, ServerMetrics metrics) {
+        this.store = store;
+        this.policy = policy;
+        this.reader = reader;
+        this.streamer = streamer;
+        this.frames = frames;
+        this.identity = identity;
+        this.metrics = metrics;
+    }
+
+    /** Route {@value Routes#DENSE_INIT}: creates absent slices with the streamed values. */
+    @MessageMapping(Routes.DENSE_INIT)
+    public Mono<PushAck> init(Flux<DataBuffer> inbound) {
+        return metrics.timeInit(reader.read(inbound, this::initLength).map(tensors -> {
+            Map<Long, INDArray> values = new LinkedHashMap<>();
+            tensors.forEach(t -> values.put(t.key(), t.values()));
+            store.initialize(values);
+            return ack(-1, tensors);
+        }));
+    }
+
+    /** Route {@value Routes#DENSE_PUSH}: hands one worker's gradients for one step to the consistency policy. */
+    @MessageMapping(Routes.DENSE_PUSH)
+    public Mono<PushAck> push(Flux<DataBuffer> inbound) {
+        return metrics.timePush(reader.read(inbound, this::pushLength).map(tensors -> {
+            if (tensors.isEmpty()) {
+                return ack(-1, tensors);
+            }
+            List<GradientPush.SliceGradient> gradients = tensors.stream()
+                    .map(t -> new GradientPush.SliceGradient(store.require(t.key()), t.values()))
+                    .toList();
+            ReceivedTensor first = tensors.get(0);
+            policy.accept(new GradientPush(first.sender(), first.step(), gradients));
+            return ack(first.step(), tensors);
+        }));
+    }
+
+    /** Route {@value Routes#DENSE_PULL}: streams the requested slices once they reached the version. */
+    @MessageMapping(Routes.DENSE_PULL)
+    public Flux<DataBuffer> pull(DataBuffer request) {
+        return metrics.timePull(Mono.fromCallable(() -> frames.decodeRequest(request))
+                .flatMap(this::ready)
+                .flatMapMany(streamer::stream)
+                .doOnNext(frame -> metrics.bytesOut(frame.readableByteCount()))
+                .doOnDiscard(DataBuffer.class, DataBufferUtils::release));
+    }
+
+    private Mono<List<DenseSlice>> ready(SliceRequest request) {
+        if (request.minVersion() < 0) {
+            return Mono.error(new PsException(ErrorCode.INVALID_ARGUMENT, "minVersion must be >= 0, got "
+                    + request.minVersion()));
+        }
+        return policy.awaitReady(request.keys(), request.minVersion());
+    }
+
+    private int initLength(TensorChunk first) {
+        long n = first.totalElements();
+        if (n < 1 || n > Integer.MAX_VALUE / 4) {
+            throw new PsException(ErrorCode.SHAPE_MISMATCH, "slice " + SliceKey.describe(first.key()) + " has " + n
+                    + " elements; a slice holds 1.." + (Integer.MAX_VALUE / 4));
+        }
+        DenseSlice existing = store.get(first.key());
+        if (existing != null && existing.length() != n) {
+            throw new PsException(ErrorCode.SHAPE_MISMATCH, "slice " + SliceKey.describe(first.key())
+                    + " already holds " + existing.length() + " elements; init carries " + n);
+        }
+        return (int) n;
+    }
+
+    private int pushLength(TensorChunk first) {
+        DenseSlice slice = store.require(first.key());
+        if (first.totalElements() != slice.length()) {
+            throw new PsException(ErrorCode.SHAPE_MISMATCH, "slice " + SliceKey.describe(first.key()) + " holds "
+                    + slice.length() + " elements; push from worker " + first.sender() + " carries "
+                    + first.totalElements());
+        }
+        return slice.length();
+    }
+
+    private PushAck ack(long step, List<ReceivedTensor> tensors) {
+        long elements = tensors.stream().mapToLong(t -> t.values().length()).sum();
+        return new PushAck(identity.rank(), step, tensors.size(), elements);
+    }
+}

@@ -1,0 +1,35 @@
+package io.jvmps.server.api;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.messaging.handler.annotation.MessageExceptionHandler;
+import org.springframework.web.bind.annotation.ControllerAdvice;
+import reactor.core.publisher.Mono;
+
+/**
+ * Logs RSocket handler errors once, briefly, and passes them on unchanged, so the requester still
+ * receives an application error whose message is {@code [CODE] detail}. Rejected input
+ * ({@link PsException}) is the requester's fault and logged at debug level; anything else is a
+ * server bug, logged with its stack trace and reported as {@link ErrorCode#INTERNAL}. Without this
+ * advice Spring would log every rejected push as an error with a stack trace.
+ */
+@ControllerAdvice
+public class RSocketErrorAdvice {
+    private static final Logger log = LoggerFactory.getLogger(RSocketErrorAdvice.class);
+
+    /** @return the same error, for the requester */
+    @MessageExceptionHandler(PsException.class)
+    public Mono<Void> rejected(PsException e) {
+        log.debug("Request rejected: {}", e.getMessage());
+        return Mono.error(e);
+    }
+
+    /** @return the error as INTERNAL, naming what happened */
+    @MessageExceptionHandler
+    public Mono<Void> failed(Throwable e) {
+        log.error("Request failed unexpectedly", e);
+        return Mono.error(new PsException(ErrorCode.INTERNAL, e.toString()));
+    }
+}

@@ -1,0 +1,96 @@
+package io.jvmps.server.api;
+
+import io.jvmps.common.codec.DType;
+import io.jvmps.common.codec.TensorAssembler;
+import io.jvmps.common.codec.TensorChunk;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.sharding.SliceKey;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.nio.ByteBuffer;
+import java.nio.FloatBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.ToIntFunction;
+
+/**
+ * Turns the chunks of one init or push channel into whole float32 tensors, validating each before
+ * anything is stored: element type, expected length (via the caller's check), one step and sender
+ * per stream, each key at most once, finite values. Chunk bytes are copied once, straight into the
+ * native buffer of a fresh INDArray. One receiver per channel; not thread-safe.
+ */
+final class TensorReceiver {
+    private final TensorAssembler assembler;
+    private final ToIntFunction<TensorChunk> expectedLength;
+    private final List<ReceivedTensor> received = new ArrayList<>();
+    private final Set<Long> keys = new HashSet<>();
+    private INDArray pending;
+
+    /**
+     * @param maxTensorBytes largest tensor accepted ({@code ps.transport.max-tensor-bytes})
+     * @param expectedLength given a tensor's first chunk, returns the element count it must have or
+     *                       throws a {@link PsException} (UNKNOWN_KEY, SHAPE_MISMATCH)
+     */
+    TensorReceiver(long maxTensorBytes, ToIntFunction<TensorChunk> expectedLength) {
+        this.expectedLength = expectedLength;
+        this.assembler = new TensorAssembler(maxTensorBytes, this::destination);
+    }
+
+    /** @param chunk the next chunk; released here */
+    void accept(TensorChunk chunk) {
+        try {
+            TensorAssembler.Assembled done = assembler.accept(chunk);
+            if (done != null) {
+                requireFinite(done.key(), done.data());
+                received.add(new ReceivedTensor(done.key(), done.step(), done.sender(), pending));
+                pending = null;
+            }
+        } finally {
+            chunk.release();
+        }
+    }
+
+    /** @return every tensor of the stream, in arrival order */
+    List<ReceivedTensor> finish() {
+        if (!assembler.idle()) {
+            throw new PsException(ErrorCode.MALFORMED_FRAME, "stream ended in the middle of slice "
+                    + SliceKey.describe(assembler.pendingKey()));
+        }
+        return received;
+    }
+
+    private ByteBuffer destination(TensorChunk first) {
+        if (first.dtype() != DType.FLOAT32) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "slice " + SliceKey.describe(first.key()) + " arrived as "
+                    + first.dtype() + "; dense slices are FLOAT32");
+        }
+        if (!received.isEmpty() && (received.get(0).step() != first.step() || received.get(0).sender() != first.sender())) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "one stream must carry one step and one sender: slice "
+                    + SliceKey.describe(first.key()) + " has step " + first.step() + " sender " + first.sender()
+                    + ", the stream began with step " + received.get(0).step() + " sender " + received.get(0).sender());
+        }
+        if (!keys.add(first.key())) {
+            throw new PsException(ErrorCode.DUPLICATE_PUSH, "slice " + SliceKey.describe(first.key())
+                    + " appears twice in one stream");
+        }
+        int length = expectedLength.applyAsInt(first);
+        pending = Nd4j.createUninitialized(DataType.FLOAT, length);
+        return pending.data().asNio();
+    }
+
+    private static void requireFinite(long key, ByteBuffer data) {
+        FloatBuffer floats = data.asFloatBuffer();
+        for (int i = 0, n = floats.remaining(); i < n; i++) {
+            float f = floats.get(i);
+            if (!Float.isFinite(f)) {
+                throw new PsException(ErrorCode.NON_FINITE, "slice " + SliceKey.describe(key) + " element " + i + " is "
+                        + f);
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.jvmps.server.cluster;
+
+import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.RegisterRequest;
+import io.jvmps.common.protocol.RegisterResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Registers this server with the scheduler once both its ports are known, retrying every
+ * {@code retry} until {@code timeout} passes (then the process exits non-zero), then heartbeats
+ * every {@code heartbeatInterval} on a daemon thread and leaves on {@link #close()}. A scheduler
+ * that forgot this node (heartbeat answered UNKNOWN_KEY) gets a re-registration with the previous id.
+ * Thread-safe: all scheduler calls run on one daemon thread.
+ */
+public final class SchedulerRegistrar implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SchedulerRegistrar.class);
+
+    /**
+     * Timing of registration and heartbeats.
+     *
+     * @param timeout           give up registering after this long
+     * @param retry             pause between registration attempts
+     * @param heartbeatInterval pause between heartbeats
+     */
+    public record Timing(Duration timeout, Duration retry, Duration heartbeatInterval) {
+    }
+
+    private final SchedulerClient client;
+    private final ServerIdentity identity;
+    private final String host;
+    private final Timing timing;
+    private final Clock clock;
+    private final ExitAction exit;
+    private final ScheduledExecutorService executor;
+    private volatile Instant deadline;
+    private volatile ScheduledFuture<?> heartbeats;
+    private volatile int rsocketPort;
+    private volatile int httpPort;
+
+    /**
+     * @param client   scheduler REST client
+     * @param identity receives rank and node id
+     * @param host     host advertised to others ({@code ps.node.host})
+     * @param timing   timeouts and intervals
+     * @param clock    time source for the registration deadline
+     * @param exit     how to end the process when registration fails
+     */
+    public SchedulerRegistrar(SchedulerClient client, ServerIdentity identity, String host, Timing timing, Clock clock,
+                              ExitAction exit) {
+        this.client = client;
+        this.identity = identity;
+        this.host = host;
+        this.timing = timing;
+        this.clock = clock;
+        this.exit = exit;
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "ps-scheduler-client");
+            t.setDaemon(true);
+            return t;
+        });
+        pool.setRemoveOnCancelPolicy(true);
+        this.executor = pool;
+    }
+
+    /**
+     * Starts registering in the background.
+     *
+     * @param rsocket this server's bound RSocket port
+     * @param http    this server's bound HTTP port
+     */
+    public void start(int rsocket, int http) {
+        this.rsocketPort = rsocket;
+        this.httpPort = http;
+        this.deadline = clock.instant().plus(timing.timeout());
+        executor.execute(() -> attempt(null));
+    }
+
+    /** Stops heartbeats and tells the scheduler this node left. */
+    @Override
+    public void close() {
+        executor.shutdownNow();
+        String nodeId = identity.nodeId();
+        if (nodeId != null) {
+            try {
+                client.leave(nodeId);
+                log.info("Server {} left the cluster", nodeId);
+            } catch (RuntimeException e) {
+                log.warn("Could not tell the scheduler at {} that {} leaves: {}", client.base(), nodeId, e.getMessage());
+            }
+        }
+    }
+
+    private void attempt(String previousNodeId) {
+        try {
+            RegisterResponse answer = client.register(new RegisterRequest(NodeRole.SERVER, host, rsocketPort, httpPort,
+                    previousNodeId));
+            identity.assign(answer.rank(), answer.nodeId());
+            log.info("Server rank {} registered as {}, serving RSocket on {}:{}", answer.rank(), answer.nodeId(), host,
+                    rsocketPort);
+            long every = timing.heartbeatInterval().toMillis();
+            heartbeats = executor.scheduleWithFixedDelay(this::heartbeat, every, every, TimeUnit.MILLISECONDS);
+        } catch (PsException e) {
+            retryOrExit(previousNodeId, e);
+        } catch (RuntimeException e) {
+            retryOrExit(previousNodeId, new PsException(ErrorCode.INTERNAL, e.toString()));
+        }
+    }
+
+    private void retryOrExit(String previousNodeId, PsException e) {
+        if (e.code() == ErrorCode.INVALID_ARGUMENT) {
+            exit.exit(2, "Scheduler at " + client.base() + " refused this server: " + e.getMessage());
+        } else if (clock.instant().isAfter(deadline)) {
+            exit.exit(1, "Server could not register with the scheduler at " + client.base() + " within "
+                    + timing.timeout() + " (ps.server.register-timeout); last error: " + e.getMessage());
+        } else {
+            long ms = timing.retry().toMillis();
+            log.info("scheduler at {} not ready ({}), wait {} to retry...", client.base(), e.getMessage(),
+                    ms % 1000 == 0 ? ms / 1000 + " sec" : ms + " ms");
+            executor.schedule(() -> attempt(previousNodeId), timing.retry().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void heartbeat() {
+        String nodeId = identity.nodeId();
+        try {
+            client.heartbeat(nodeId);
+        } catch (PsException e) {
+            if (executor.isShutdown()) {
+                return;
+            }
+            if (e.code() == ErrorCode.UNKNOWN_KEY) {
+                log.warn("Scheduler forgot {} ({}); registering again", nodeId, e.getMessage());
+                heartbeats.cancel(false);
+                deadline = clock.instant().plus(timing.timeout());
+                executor.execute(() -> attempt(nodeId));
+                return;
+            }
+            log.warn("Heartbeat of {} to {} failed: {}", nodeId, client.base(), e.getMessage());
+        } catch (RuntimeException e) {
+            log.warn("Heartbeat of {} to {} failed: {}", nodeId, client.base(), e.toString());
+        }
+    }
+}

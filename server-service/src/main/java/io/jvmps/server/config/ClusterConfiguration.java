@@ -1,0 +1,61 @@
+package io.jvmps.server.config;
+
+import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.server.cluster.ExitAction;
+import io.jvmps.server.cluster.RegistrationStarter;
+import io.jvmps.server.cluster.SchedulerRegistrar;
+import io.jvmps.server.cluster.ServerIdentity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.time.Clock;
+
+/** Registration with the scheduler; absent when {@code ps.scheduler.enabled=false}. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "ps.scheduler.enabled", havingValue = "true", matchIfMissing = true)
+public class ClusterConfiguration {
+    private static final Logger log = LoggerFactory.getLogger(ClusterConfiguration.class);
+
+    @Bean
+    SchedulerClient schedulerClient(SchedulerProperties scheduler) {
+        return new SchedulerClient(scheduler.host(), scheduler.port(), scheduler.requestTimeout());
+    }
+
+    /**
+     * Closes the context and exits with the given status. Runs on its own non-daemon thread: the
+     * caller is a daemon thread, and the JVM would end with status 0 as soon as the context's last
+     * non-daemon thread stopped, before a daemon thread reached {@code System.exit}.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    ExitAction exitAction(ConfigurableApplicationContext context) {
+        return (code, message) -> {
+            log.error(message);
+            Thread exiter = new Thread(() -> {
+                SpringApplication.exit(context, () -> code);
+                System.exit(code);
+            }, "ps-exit");
+            exiter.setDaemon(false);
+            exiter.start();
+        };
+    }
+
+    @Bean(destroyMethod = "close")
+    SchedulerRegistrar schedulerRegistrar(SchedulerClient client, ServerIdentity identity, NodeProperties node,
+                                          PsServerProperties server, Clock clock, ExitAction exit) {
+        return new SchedulerRegistrar(client, identity, node.host(),
+                new SchedulerRegistrar.Timing(server.registerTimeout(), server.registerRetry(), node.heartbeatInterval()),
+                clock, exit);
+    }
+
+    @Bean
+    RegistrationStarter registrationStarter(SchedulerRegistrar registrar) {
+        return new RegistrationStarter(registrar);
+    }
+}

@@ -1,0 +1,40 @@
+package io.jvmps.server.config;
+
+import io.netty.buffer.PooledByteBufAllocator;
+import org.springframework.boot.rsocket.messaging.RSocketStrategiesCustomizer;
+import org.springframework.boot.rsocket.server.RSocketServerCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+
+/**
+ * RSocket transport settings: payloads arrive as Netty buffers (so frames decode without a copy),
+ * and inbound payloads are capped.
+ *
+ * <p>The cap works on two levels. RSocket refuses a server whose {@code maxInboundPayloadSize} is
+ * below the TCP transport's maximum frame length (16 MiB - 1, not configurable through Boot), so
+ * RSocket itself is given {@code max(ps.transport.max-inbound-payload-bytes, 16 MiB - 1)}: it rejects
+ * larger fragmented payloads while reassembling them. Every payload that does reach a handler is then
+ * checked against {@code ps.transport.max-inbound-payload-bytes} exactly by
+ * {@link io.jvmps.server.api.Frames}, which answers {@code PAYLOAD_TOO_LARGE}.
+ */
+@Configuration(proxyBeanMethods = false)
+public class RSocketConfiguration {
+    /** RSocket's largest frame (24-bit length), the TCP transport's default maximum frame length. */
+    static final int MAX_FRAME_LENGTH = 0xFFFFFF;
+
+    @Bean
+    NettyDataBufferFactory nettyDataBufferFactory() {
+        return new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
+    }
+
+    @Bean
+    RSocketStrategiesCustomizer nettyBuffers(NettyDataBufferFactory factory) {
+        return strategies -> strategies.dataBufferFactory(factory);
+    }
+
+    @Bean
+    RSocketServerCustomizer inboundPayloadCap(TransportProperties transport) {
+        return server -> server.maxInboundPayloadSize(Math.max(transport.maxInboundPayloadBytes(), MAX_FRAME_LENGTH));
+    }
+}

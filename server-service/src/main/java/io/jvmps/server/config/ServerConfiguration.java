@@ -1,0 +1,94 @@
+package io.jvmps.server.config;
+
+import io.jvmps.server.api.ChannelReader;
+import io.jvmps.server.api.Frames;
+import io.jvmps.server.api.SliceStreamer;
+import io.jvmps.server.cluster.ServerIdentity;
+import io.jvmps.server.consistency.ConsistencyPolicy;
+import io.jvmps.server.consistency.PolicyContext;
+import io.jvmps.server.monitor.ConsistencyMeters;
+import io.jvmps.server.monitor.ServerMetrics;
+import io.jvmps.server.monitor.StatusReporter;
+import io.jvmps.server.monitor.StoreHealthIndicator;
+import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.server.store.DenseStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.nd4j.linalg.factory.Nd4j;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+
+import java.time.Clock;
+
+/** Wires the store, optimizer, consistency policy, frame plumbing and monitoring from the {@code ps.*} properties. */
+@Configuration(proxyBeanMethods = false)
+public class ServerConfiguration {
+    private static final Logger log = LoggerFactory.getLogger(ServerConfiguration.class);
+
+    /** @return the system clock (tests may replace it) */
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    /** The store; creating it also loads nd4j's native backend, so the first request does not pay for it. */
+    @Bean
+    DenseStore denseStore() {
+        log.info("nd4j backend {} ready", Nd4j.getBackend().getClass().getSimpleName());
+        return new DenseStore();
+    }
+
+    @Bean
+    Optimizer optimizer(OptimizerProperties props) {
+        return props.type().create(props.settings());
+    }
+
+    @Bean
+    ConsistencyPolicy consistencyPolicy(ConsistencyProperties consistency, DenseStore store, Optimizer optimizer,
+                                        ClusterProperties cluster, PsServerProperties server) {
+        ConsistencyPolicy policy = consistency.mode()
+                .create(new PolicyContext(store, optimizer, cluster.workerNum(), server.pullTimeout()));
+        log.info("Parameter server: consistency {} over {} worker(s), optimizer {}, pull timeout {}",
+                policy.mode(), cluster.workerNum(), optimizer.describe(), server.pullTimeout());
+        return policy;
+    }
+
+    @Bean
+    ServerIdentity serverIdentity(SchedulerProperties scheduler, PsServerProperties server) {
+        return scheduler.enabled() ? ServerIdentity.unregistered() : ServerIdentity.standalone(server.rank());
+    }
+
+    @Bean
+    ServerMetrics serverMetrics(MeterRegistry registry, ConsistencyPolicy policy, DenseStore store) {
+        ConsistencyMeters.register(registry, policy, store);
+        return new ServerMetrics(registry);
+    }
+
+    @Bean
+    StatusReporter statusReporter(ServerIdentity identity, DenseStore store, ConsistencyPolicy policy,
+                                  Optimizer optimizer, ClusterProperties cluster) {
+        return new StatusReporter(identity, store, policy, optimizer, cluster.workerNum());
+    }
+
+    @Bean
+    StoreHealthIndicator parameterServerHealthIndicator(StatusReporter status, ServerIdentity identity) {
+        return new StoreHealthIndicator(status, identity);
+    }
+
+    @Bean
+    Frames frames(NettyDataBufferFactory bufferFactory, TransportProperties transport) {
+        return new Frames(bufferFactory, transport.maxInboundPayloadBytes());
+    }
+
+    @Bean
+    ChannelReader channelReader(Frames frames, TransportProperties transport, ServerMetrics metrics) {
+        return new ChannelReader(frames, transport.maxTensorBytes(), metrics);
+    }
+
+    @Bean
+    SliceStreamer sliceStreamer(Frames frames, TransportProperties transport, ServerIdentity identity) {
+        return new SliceStreamer(frames, transport.pullChunkBytes(), identity::rank);
+    }
+}

@@ -1,0 +1,2 @@
+/** Typed, validated {@code ps.*} configuration and the beans wiring store, optimizer, consistency and transport. */
+package io.jvmps.server.config;

@@ -1,0 +1,60 @@
+package io.jvmps.server.consistency;
+
+import io.jvmps.server.store.DenseSlice;
+import reactor.core.publisher.Mono;
+
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Asynchronous parallel (ASP): every push is applied on arrival, whatever its step, and each applied
+ * push advances the slice's version by one. Pulls wait only for initialisation, never for a version.
+ * A push is still all-or-nothing across its slices. Thread-safe.
+ */
+public final class AsyncPolicy implements ConsistencyPolicy {
+    private final int workers;
+    private final SliceUpdater updater;
+    private final ReadinessWaiter readiness;
+    private final LongAdder pushes = new LongAdder();
+
+    /** @param context store, optimizer, worker count and pull deadline */
+    public AsyncPolicy(PolicyContext context) {
+        this.workers = context.workers();
+        this.updater = new SliceUpdater(context.optimizer());
+        this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
+    }
+
+    @Override
+    public ConsistencyMode mode() {
+        return ConsistencyMode.ASYNC;
+    }
+
+    @Override
+    public void accept(GradientPush push) {
+        SenderCheck.check(push.sender(), workers);
+        List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
+        try {
+            for (GradientPush.SliceGradient g : locked) {
+                updater.apply(g.slice(), g.gradient());
+            }
+            pushes.increment();
+        } finally {
+            SliceLocks.unlockAll(locked);
+        }
+    }
+
+    @Override
+    public Mono<List<DenseSlice>> awaitReady(long[] keys, long minVersion) {
+        return readiness.await(keys, 0, slice -> "not initialised");
+    }
+
+    @Override
+    public long updatesApplied() {
+        return updater.applied();
+    }
+
+    @Override
+    public long pushesAccepted() {
+        return pushes.sum();
+    }
+}

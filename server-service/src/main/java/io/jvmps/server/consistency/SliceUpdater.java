@@ -1,0 +1,28 @@
+package io.jvmps.server.consistency;
+
+import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.server.store.DenseSlice;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Applies one gradient to one slice with the optimizer and advances its version. Thread-safe. */
+final class SliceUpdater {
+    private final Optimizer optimizer;
+    private final LongAdder applied = new LongAdder();
+
+    SliceUpdater(Optimizer optimizer) {
+        this.optimizer = optimizer;
+    }
+
+    /** The caller holds the slice's lock; waiters wake when it releases it. */
+    void apply(DenseSlice slice, INDArray gradient) {
+        optimizer.apply(slice.values(), gradient, slice.optimizerState(optimizer::newState), slice.version() + 1);
+        slice.advanceVersion();
+        applied.increment();
+    }
+
+    long applied() {
+        return applied.sum();
+    }
+}

@@ -1,0 +1,50 @@
+package io.jvmps.server.consistency;
+
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+import java.util.BitSet;
+
+/**
+ * The gradients received so far for one slice at one step: their sum and which worker ranks sent
+ * them. Not thread-safe: guarded by the slice's lock.
+ */
+final class StepAccumulator {
+    private final long step;
+    private final BitSet ranks = new BitSet();
+    private INDArray sum;
+
+    StepAccumulator(long step) {
+        this.step = step;
+    }
+
+    long step() {
+        return step;
+    }
+
+    boolean has(int rank) {
+        return ranks.get(rank);
+    }
+
+    /** Adds a gradient; the first one is kept as the running sum (the push owns it). */
+    void add(int rank, INDArray gradient) {
+        sum = sum == null ? gradient : sum.addi(gradient);
+        ranks.set(rank);
+    }
+
+    int count() {
+        return ranks.cardinality();
+    }
+
+    /** @return the ranks in {@code [0, workers)} that have not pushed, e.g. {@code [1, 3]} */
+    BitSet missing(int workers) {
+        BitSet missing = new BitSet();
+        missing.set(0, workers);
+        missing.andNot(ranks);
+        return missing;
+    }
+
+    /** @return the average of the gradients (computed in place in the sum) */
+    INDArray mean() {
+        return sum.divi(ranks.cardinality());
+    }
+}

@@ -1,0 +1,112 @@
+package io.jvmps.server.consistency;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.sharding.SliceKey;
+import io.jvmps.server.store.DenseSlice;
+import reactor.core.publisher.Mono;
+
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Bulk-synchronous parallel (BSP): for each slice, step t (= the slice's current version) collects
+ * one gradient from each of the {@code workers} workers; when the last arrives the optimizer is
+ * applied once with their average and the version becomes t+1, which wakes pulls waiting for it.
+ * A push for another step is {@link ErrorCode#WRONG_STEP}; a second push of the same worker for the
+ * same slice and step is {@link ErrorCode#DUPLICATE_PUSH}. Thread-safe: each slice's accumulator is
+ * guarded by that slice's lock, and a push locks all its slices (in key order) so it is taken whole
+ * or not at all.
+ */
+public final class SyncPolicy implements ConsistencyPolicy {
+    private final int workers;
+    private final SliceUpdater updater;
+    private final ReadinessWaiter readiness;
+    private final ConcurrentHashMap<Long, StepAccumulator> pending = new ConcurrentHashMap<>();
+    private final LongAdder pushes = new LongAdder();
+
+    /** @param context store, optimizer, worker count and pull deadline */
+    public SyncPolicy(PolicyContext context) {
+        this.workers = context.workers();
+        this.updater = new SliceUpdater(context.optimizer());
+        this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
+    }
+
+    @Override
+    public ConsistencyMode mode() {
+        return ConsistencyMode.SYNC;
+    }
+
+    @Override
+    public void accept(GradientPush push) {
+        SenderCheck.check(push.sender(), workers);
+        List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
+        try {
+            for (GradientPush.SliceGradient g : locked) {
+                validate(g.slice(), push);
+            }
+            for (GradientPush.SliceGradient g : locked) {
+                accumulate(g, push);
+            }
+            pushes.increment();
+        } finally {
+            SliceLocks.unlockAll(locked);
+        }
+    }
+
+    @Override
+    public Mono<List<DenseSlice>> awaitReady(long[] keys, long minVersion) {
+        return readiness.await(keys, minVersion, this::describeWaiting);
+    }
+
+    @Override
+    public long updatesApplied() {
+        return updater.applied();
+    }
+
+    @Override
+    public long pushesAccepted() {
+        return pushes.sum();
+    }
+
+    private void validate(DenseSlice slice, GradientPush push) {
+        long at = slice.version();
+        if (push.step() != at) {
+            throw new PsException(ErrorCode.WRONG_STEP, "slice " + SliceKey.describe(slice.key()) + " is at step " + at
+                    + " but worker " + push.sender() + " pushed step " + push.step()
+                    + (push.step() < at ? " (already applied)" : " (ahead of the slowest worker)"));
+        }
+        StepAccumulator acc = pending.get(slice.key());
+        if (acc != null && acc.step() == at && acc.has(push.sender())) {
+            throw new PsException(ErrorCode.DUPLICATE_PUSH, "worker " + push.sender() + " already pushed slice "
+                    + SliceKey.describe(slice.key()) + " for step " + at);
+        }
+    }
+
+    private void accumulate(GradientPush.SliceGradient g, GradientPush push) {
+        DenseSlice slice = g.slice();
+        StepAccumulator acc = pending.compute(slice.key(),
+                (k, old) -> old != null && old.step() == push.step() ? old : new StepAccumulator(push.step()));
+        acc.add(push.sender(), g.gradient());
+        if (acc.count() == workers) {
+            pending.remove(slice.key());
+            updater.apply(slice, acc.mean());
+        }
+    }
+
+    private String describeWaiting(DenseSlice slice) {
+        StepAccumulator acc = pending.get(slice.key());
+        long step = slice.version();
+        String missing = (acc != null && acc.step() == step ? acc.missing(workers) : all()).toString()
+                .replace('{', '[').replace('}', ']');
+        return "step " + step + " waits for worker ranks " + missing;
+    }
+
+    private BitSet all() {
+        BitSet all = new BitSet();
+        all.set(0, workers);
+        return all;
+    }
+}

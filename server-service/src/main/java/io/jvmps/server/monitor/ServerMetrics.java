@@ -1,0 +1,72 @@
+package io.jvmps.server.monitor;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
+
+/**
+ * The server's Micrometer meters: {@code ps.server.push}, {@code ps.server.init} and
+ * {@code ps.server.pull} timers (tag {@code outcome}: success, error, cancel),
+ * {@code ps.server.bytes.in} / {@code ps.server.bytes.out} counters. The update counters are
+ * registered by {@link ConsistencyMeters}. Thread-safe.
+ */
+public final class ServerMetrics {
+    private final MeterRegistry registry;
+    private final Counter bytesIn;
+    private final Counter bytesOut;
+
+    /** @param registry where meters live */
+    public ServerMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.bytesIn = Counter.builder("ps.server.bytes.in").baseUnit("bytes")
+                .description("tensor frame bytes received (init and push)").register(registry);
+        this.bytesOut = Counter.builder("ps.server.bytes.out").baseUnit("bytes")
+                .description("tensor frame bytes sent (pull)").register(registry);
+    }
+
+    /** Counts received frame bytes. */
+    public void bytesIn(long bytes) {
+        bytesIn.increment(bytes);
+    }
+
+    /** Counts sent frame bytes. */
+    public void bytesOut(long bytes) {
+        bytesOut.increment(bytes);
+    }
+
+    /** @return the init, timed from subscription to its end */
+    public <T> Mono<T> timeInit(Mono<T> init) {
+        return Mono.defer(() -> {
+            Timer.Sample sample = Timer.start(registry);
+            return init.doFinally(signal -> sample.stop(timer("ps.server.init", "slice initialisation", signal)));
+        });
+    }
+
+    /** @return the push, timed from subscription to its end */
+    public <T> Mono<T> timePush(Mono<T> push) {
+        return Mono.defer(() -> {
+            Timer.Sample sample = Timer.start(registry);
+            return push.doFinally(signal -> sample.stop(timer("ps.server.push", "gradient push", signal)));
+        });
+    }
+
+    /** @return the pull, timed from subscription (including any wait for versions) to its end */
+    public <T> Flux<T> timePull(Flux<T> pull) {
+        return Flux.defer(() -> {
+            Timer.Sample sample = Timer.start(registry);
+            return pull.doFinally(signal -> sample.stop(timer("ps.server.pull", "parameter pull", signal)));
+        });
+    }
+
+    private Timer timer(String name, String description, SignalType signal) {
+        String outcome = switch (signal) {
+            case ON_COMPLETE -> "success";
+            case ON_ERROR -> "error";
+            default -> "cancel";
+        };
+        return Timer.builder(name).description(description).tag("outcome", outcome).register(registry);
+    }
+}

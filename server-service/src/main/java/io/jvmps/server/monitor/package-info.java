@@ -1,0 +1,2 @@
+/** Observability of a server: Micrometer metrics, the status snapshot and the health indicator. */
+package io.jvmps.server.monitor;

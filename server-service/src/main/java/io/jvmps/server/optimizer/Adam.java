@@ -1,0 +1,46 @@
+package io.jvmps.server.optimizer;
+
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.ops.transforms.Transforms;
+
+/**
+ * Adam (Kingma and Ba) with bias correction:
+ * {@code m = b1*m + (1-b1)*g; v = b2*v + (1-b2)*g^2; p -= lr * mhat / (sqrt(vhat) + eps)} with
+ * {@code mhat = m / (1-b1^t)}, {@code vhat = v / (1-b2^t)}. Two state slots: m and v.
+ */
+public final class Adam implements Optimizer {
+    private final double lr;
+    private final double beta1;
+    private final double beta2;
+    private final double epsilon;
+
+    /** @param settings uses {@code learningRate}, {@code beta1}, {@code beta2}, {@code epsilon} */
+    public Adam(OptimizerSettings settings) {
+        this.lr = settings.learningRate();
+        this.beta1 = settings.beta1();
+        this.beta2 = settings.beta2();
+        this.epsilon = settings.epsilon();
+    }
+
+    @Override
+    public OptimizerState newState(int length) {
+        return OptimizerState.zeros(2, length);
+    }
+
+    @Override
+    public void apply(INDArray param, INDArray gradient, OptimizerState state, long step) {
+        INDArray m = state.slot(0);
+        INDArray v = state.slot(1);
+        m.muli(beta1).addi(gradient.mul(1 - beta1));
+        v.muli(beta2).addi(gradient.muli(gradient).muli(1 - beta2));
+        double bias1 = 1 - Math.pow(beta1, step);
+        double bias2 = 1 - Math.pow(beta2, step);
+        INDArray denominator = Transforms.sqrt(v, true).divi(Math.sqrt(bias2)).addi(epsilon);
+        param.subi(m.div(denominator).muli(lr / bias1));
+    }
+
+    @Override
+    public String describe() {
+        return "ADAM(lr=" + lr + ", beta1=" + beta1 + ", beta2=" + beta2 + ", epsilon=" + epsilon + ")";
+    }
+}

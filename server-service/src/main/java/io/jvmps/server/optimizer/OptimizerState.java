@@ -1,0 +1,52 @@
+package io.jvmps.server.optimizer;
+
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Per-slice optimizer state: zero or more float32 slots of the slice's length (e.g. Adam's first
+ * and second moments). Not thread-safe: guarded by the owning slice's lock.
+ */
+public final class OptimizerState {
+    /** State of an optimizer that keeps none (plain SGD). */
+    public static final OptimizerState NONE = new OptimizerState(new INDArray[0]);
+
+    private final INDArray[] slots;
+
+    private OptimizerState(INDArray[] slots) {
+        this.slots = slots;
+    }
+
+    /**
+     * @param count  number of slots
+     * @param length elements per slot
+     * @return state with {@code count} zero-filled slots
+     */
+    public static OptimizerState zeros(int count, int length) {
+        INDArray[] slots = new INDArray[count];
+        for (int i = 0; i < count; i++) {
+            slots[i] = Nd4j.zeros(DataType.FLOAT, length);
+        }
+        return new OptimizerState(slots);
+    }
+
+    /** @return slot {@code i} */
+    public INDArray slot(int i) {
+        return slots[i];
+    }
+
+    /** @return number of slots */
+    public int slots() {
+        return slots.length;
+    }
+
+    /** @return bytes held by the slots */
+    public long bytes() {
+        long b = 0;
+        for (INDArray s : slots) {
+            b += s.length() * 4L;
+        }
+        return b;
+    }
+}

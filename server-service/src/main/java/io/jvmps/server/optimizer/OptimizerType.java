@@ -1,0 +1,27 @@
+package io.jvmps.server.optimizer;
+
+import java.util.function.Function;
+
+/** The optimizers a server can run, chosen by {@code ps.optimizer.type}. */
+public enum OptimizerType {
+    /** {@code p -= lr * g}. */
+    SGD(Sgd::new),
+    /** Heavy-ball or Nesterov momentum. */
+    MOMENTUM(Momentum::new),
+    /** Bias-corrected Adam. */
+    ADAM(Adam::new);
+
+    private final Function<OptimizerSettings, Optimizer> factory;
+
+    OptimizerType(Function<OptimizerSettings, Optimizer> factory) {
+        this.factory = factory;
+    }
+
+    /**
+     * @param settings hyper-parameters
+     * @return a new optimizer of this type
+     */
+    public Optimizer create(OptimizerSettings settings) {
+        return factory.apply(settings);
+    }
+}

@@ -1,0 +1,177 @@
+package io.jvmps.server.store;
+
+import io.jvmps.common.sharding.SliceKey;
+import io.jvmps.server.optimizer.OptimizerState;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import reactor.core.publisher.Mono;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntFunction;
+
+/**
+ * One dense parameter slice: a 1-D float32 vector, its version (number of updates applied) and its
+ * optimizer state. Thread-safe: every access to values, version changes and optimizer state happens
+ * under the slice's own lock ({@link #lock()} / {@link #unlock()}). Waiters for a version are woken
+ * after the lock is released, never while it is held (see {@link #unlock(Collection)}).
+ */
+public final class DenseSlice {
+    private final long key;
+    private final int length;
+    private final INDArray values;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final List<Waiter> waiters = new ArrayList<>();
+    private volatile long version;
+    private OptimizerState optimizerState;
+
+    private record Waiter(long minVersion, CompletableFuture<Void> done) {
+    }
+
+    DenseSlice(long key, INDArray values) {
+        this.key = key;
+        this.values = values;
+        this.length = (int) values.length();
+    }
+
+    /** @return the slice key */
+    public long key() {
+        return key;
+    }
+
+    /** @return number of float32 elements */
+    public int length() {
+        return length;
+    }
+
+    /** @return number of updates applied so far; a fresh slice is at 0. Readable without the lock. */
+    public long version() {
+        return version;
+    }
+
+    /** Takes the slice's lock (reentrant). */
+    public void lock() {
+        lock.lock();
+    }
+
+    /** Releases the lock and, once fully released, wakes waiters whose version was reached. */
+    public void unlock() {
+        List<CompletableFuture<Void>> wake = new ArrayList<>(0);
+        unlock(wake);
+        wake.forEach(f -> f.complete(null));
+    }
+
+    /**
+     * Releases the lock and, once fully released, hands the waiters whose version was reached to
+     * {@code wake} instead of waking them: a caller holding several slice locks wakes them only after
+     * releasing all, so no woken pull runs while this thread still holds a lock.
+     *
+     * @param wake collects the waiters to complete
+     */
+    public void unlock(Collection<CompletableFuture<Void>> wake) {
+        if (lock.getHoldCount() == 1) {
+            drainReady(wake);
+        }
+        lock.unlock();
+    }
+
+    /** @return the values; the caller must hold the lock */
+    public INDArray values() {
+        checkLocked();
+        return values;
+    }
+
+    /**
+     * @param factory creates the state on first use, given the slice length
+     * @return the optimizer state; the caller must hold the lock
+     */
+    public OptimizerState optimizerState(IntFunction<OptimizerState> factory) {
+        checkLocked();
+        if (optimizerState == null) {
+            optimizerState = factory.apply(length);
+        }
+        return optimizerState;
+    }
+
+    /** Counts one applied update. The caller must hold the lock; waiters wake on {@link #unlock()}. */
+    public void advanceVersion() {
+        checkLocked();
+        version++;
+    }
+
+    /**
+     * @param minVersion the version to wait for
+     * @return completes once the slice's version is at least {@code minVersion}; cancelling it
+     *         forgets the waiter
+     */
+    public Mono<Void> awaitVersion(long minVersion) {
+        if (version >= minVersion) {
+            return Mono.empty();
+        }
+        return Mono.defer(() -> {
+            Waiter waiter = new Waiter(minVersion, new CompletableFuture<>());
+            lock();
+            try {
+                waiters.add(waiter);
+            } finally {
+                unlock();
+            }
+            return Mono.fromFuture(waiter.done(), true).doOnCancel(() -> forget(waiter));
+        });
+    }
+
+    /**
+     * Copies the values out under the lock: a consistent snapshot at one version.
+     *
+     * @param alloc allocator of the copy
+     * @return the snapshot; its owner releases it
+     */
+    public SliceSnapshot snapshot(ByteBufAllocator alloc) {
+        ByteBuf copy = alloc.directBuffer(length * 4);
+        lock();
+        try {
+            copy.writeBytes(values.data().asNio().duplicate().clear().limit(length * 4));
+            return new SliceSnapshot(key, version, length, copy);
+        } catch (RuntimeException e) {
+            copy.release();
+            throw e;
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DenseSlice[" + SliceKey.describe(key) + ", length=" + length + ", version=" + version + "]";
+    }
+
+    private void forget(Waiter waiter) {
+        lock();
+        try {
+            waiters.remove(waiter);
+        } finally {
+            unlock();
+        }
+    }
+
+    private void drainReady(Collection<CompletableFuture<Void>> wake) {
+        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+            Waiter w = it.next();
+            if (version >= w.minVersion()) {
+                wake.add(w.done());
+                it.remove();
+            }
+        }
+    }
+
+    private void checkLocked() {
+        if (!lock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("slice " + SliceKey.describe(key) + " accessed without its lock");
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** In-memory storage of dense parameter slices: values, version, optimizer state, and version waiters. */
+package io.jvmps.server.store;

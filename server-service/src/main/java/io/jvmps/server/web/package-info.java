@@ -1,0 +1,2 @@
+/** HTTP endpoints of a server ({@code /api/v1/...}); actuator endpoints come from Spring Boot. */
+package io.jvmps.server.web;

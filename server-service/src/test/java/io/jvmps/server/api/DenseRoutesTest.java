@@ -1,0 +1,206 @@
+package io.jvmps.server.api;
+
+import io.jvmps.common.protocol.PushAck;
+import io.jvmps.common.protocol.Routes;
+import io.jvmps.common.sharding.SliceKey;
+import io.jvmps.server.monitor.ServerStatus;
+import io.jvmps.server.support.ServerSpringTest;
+import io.jvmps.server.support.TestTensors;
+import io.jvmps.server.support.TestTensors.Pulled;
+import io.jvmps.server.support.TestTensors.Tensor;
+import io.rsocket.exceptions.ApplicationErrorException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.rsocket.server.LocalRSocketServerPort;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.messaging.rsocket.RSocketRequester;
+import org.springframework.util.MimeTypeUtils;
+import reactor.core.publisher.Flux;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static io.jvmps.server.support.TestTensors.tensor;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The RSocket routes end to end over TCP: one worker, sync mode, SGD with learning rate 0.5, so
+ * every push is applied at once as {@code p -= 0.5 * g}. Every test uses its own parameter index.
+ */
+@ServerSpringTest
+class DenseRoutesTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Autowired
+    RSocketRequester.Builder builder;
+    @LocalRSocketServerPort
+    int port;
+    RSocketRequester requester;
+
+    @BeforeEach
+    void connect() {
+        requester = builder.dataMimeType(MimeTypeUtils.APPLICATION_JSON).tcp("localhost", port);
+    }
+
+    @AfterEach
+    void close() {
+        requester.dispose();
+    }
+
+    private PushAck send(String route, List<DataBuffer> frames) {
+        return requester.route(route).data(Flux.fromIterable(frames), DataBuffer.class)
+                .retrieveFlux(PushAck.class).single().block(WAIT);
+    }
+
+    private PushAck init(Tensor... tensors) {
+        return send(Routes.DENSE_INIT, TestTensors.frames(-1, 0, tensors));
+    }
+
+    private PushAck push(long step, Tensor... tensors) {
+        return send(Routes.DENSE_PUSH, TestTensors.frames(step, 0, tensors));
+    }
+
+    private Map<Long, Pulled> pull(long minVersion, long... keys) {
+        List<DataBuffer> frames = requester.route(Routes.DENSE_PULL).data(TestTensors.request(minVersion, 0, keys))
+                .retrieveFlux(DataBuffer.class).collectList().block(WAIT);
+        return TestTensors.assemble(frames);
+    }
+
+    private static void assertRejected(Runnable call, String code, String detail) {
+        assertThatThrownBy(call::run).isInstanceOf(ApplicationErrorException.class)
+                .hasMessageStartingWith("[" + code + "] ")
+                .hasMessageContaining(detail);
+    }
+
+    @Test
+    void initPushPullGivesExactValues() {
+        long a = SliceKey.of(1, 0);
+        long b = SliceKey.of(1, 1);
+        assertThat(init(tensor(a, 1, 2, 3, 4), tensor(b, -1))).isEqualTo(new PushAck(0, -1, 2, 5));
+        Map<Long, Pulled> fresh = pull(0, b, a);
+        assertThat(fresh.keySet()).containsExactly(b, a);
+        assertThat(fresh.get(a).values()).containsExactly(1, 2, 3, 4);
+        assertThat(fresh.get(a).version()).isZero();
+
+        assertThat(push(0, tensor(a, 0.25f, 0.5f, -2f, 0f), tensor(b, 1f))).isEqualTo(new PushAck(0, 0, 2, 5));
+        Map<Long, Pulled> after = pull(1, a, b);
+        assertThat(after.get(a).values()).containsExactly(0.875f, 1.75f, 4f, 4f);
+        assertThat(after.get(b).values()).containsExactly(-1.5f);
+        assertThat(after.get(a).version()).isEqualTo(1);
+
+        // a second init of an existing slice with the same length is accepted and changes nothing
+        init(tensor(a, 9, 9, 9, 9));
+        assertThat(pull(1, a).get(a).values()).containsExactly(0.875f, 1.75f, 4f, 4f);
+    }
+
+    @Test
+    void tensorsOfSeveralChunksRoundTrip() {
+        long big = SliceKey.of(2, 0);
+        int n = 600_000; // 2.4 MB: three 1 MiB chunks each way
+        float[] values = new float[n];
+        float[] grad = new float[n];
+        float[] expected = new float[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = i * 0.001f;
+            grad[i] = (i % 7) - 3;
+            expected[i] = values[i] - 0.5f * grad[i];
+        }
+        assertThat(TestTensors.frames(-1, 0, tensor(big, values))).hasSize(3).allSatisfy(DataBufferUtils::release);
+        assertThat(init(tensor(big, values)).elements()).isEqualTo(n);
+        assertThat(push(0, tensor(big, grad)).elements()).isEqualTo(n);
+        Pulled pulled = pull(1, big).get(big);
+        assertThat(pulled.chunks()).isEqualTo(3);
+        assertThat(Arrays.equals(pulled.values(), expected)).as("pulled values equal p - 0.5 g").isTrue();
+    }
+
+    @Test
+    void badInputIsRejectedWithItsCodeAndChangesNothing() {
+        long k = SliceKey.of(3, 0);
+        long k2 = SliceKey.of(3, 1);
+        init(tensor(k, 1, 2, 3), tensor(k2, 5));
+
+        assertRejected(() -> push(0, tensor(k, 1, 1)), "SHAPE_MISMATCH", "p3/s0 holds 3 elements");
+        assertRejected(() -> push(0, tensor(SliceKey.of(3, 9), 1)), "UNKNOWN_KEY", "p3/s9");
+        assertRejected(() -> push(0, tensor(k, 1, Float.NaN, 1)), "NON_FINITE", "p3/s0 element 1 is NaN");
+        assertRejected(() -> send(Routes.DENSE_PUSH, List.of(TestTensors.raw(new byte[] {1, 2, 3, 4, 5}))),
+                "MALFORMED_FRAME", "5 bytes");
+        assertRejected(() -> push(1, tensor(k, 1, 1, 1)), "WRONG_STEP", "p3/s0 is at step 0");
+        // the first slice is fine, the second is not: nothing of the push may be applied
+        assertRejected(() -> push(0, tensor(k2, 4), tensor(k, 1, Float.POSITIVE_INFINITY, 1)), "NON_FINITE",
+                "Infinity");
+        assertRejected(() -> init(tensor(k, 1, 2)), "SHAPE_MISMATCH", "already holds 3 elements");
+
+        Map<Long, Pulled> unchanged = pull(0, k, k2);
+        assertThat(unchanged.get(k).values()).containsExactly(1, 2, 3);
+        assertThat(unchanged.get(k2).values()).containsExactly(5);
+        assertThat(unchanged.get(k).version()).isZero();
+        // and the same step is still open for this worker (nothing was half-accepted)
+        push(0, tensor(k2, 4), tensor(k, 2, 2, 2));
+        assertThat(pull(1, k).get(k).values()).containsExactly(0, 1, 2);
+    }
+
+    @Test
+    void oversizePayloadIsRejectedAndTheServerKeepsServing() {
+        long k = SliceKey.of(4, 0);
+        init(tensor(k, 7, 8));
+        DataBuffer huge = TestTensors.raw(new byte[5 << 20]); // above the 4 MiB default cap, below 16 MiB
+        assertRejected(() -> send(Routes.DENSE_PUSH, List.of(huge)), "PAYLOAD_TOO_LARGE",
+                "ps.transport.max-inbound-payload-bytes");
+        assertThat(pull(0, k).get(k).values()).containsExactly(7, 8);
+
+        // fragmented payloads: RSocket reassembles up to 16 MiB, then the same cap applies; above, RSocket refuses
+        RSocketRequester fragmenting = builder.dataMimeType(MimeTypeUtils.APPLICATION_JSON)
+                .rsocketConnector(c -> c.fragment(1 << 20)).tcp("localhost", port);
+        try {
+            assertRejected(() -> fragmenting.route(Routes.DENSE_PUSH)
+                    .data(Flux.just(TestTensors.raw(new byte[5 << 20])), DataBuffer.class)
+                    .retrieveFlux(PushAck.class).blockLast(WAIT), "PAYLOAD_TOO_LARGE", "5242880 bytes");
+            assertThatThrownBy(() -> fragmenting.route(Routes.DENSE_PUSH)
+                    .data(Flux.just(TestTensors.raw(new byte[20 << 20])), DataBuffer.class)
+                    .retrieveFlux(PushAck.class).blockLast(WAIT))
+                    .hasMessageContaining("16777215");
+        } finally {
+            fragmenting.dispose();
+        }
+        push(0, tensor(k, 2, 2));
+        assertThat(pull(1, k).get(k).values()).containsExactly(6, 7);
+    }
+
+    @Test
+    void pullOfAMalformedRequestIsMalformedFrame() {
+        assertRejected(() -> requester.route(Routes.DENSE_PULL).data(TestTensors.raw(new byte[30]))
+                .retrieveFlux(DataBuffer.class).blockLast(WAIT), "MALFORMED_FRAME", "slice request");
+    }
+
+    @Test
+    void pullOfAFutureVersionTimesOutNamingTheMissingWorker() {
+        long k = SliceKey.of(5, 0);
+        init(tensor(k, 1));
+        assertRejected(() -> pull(1, k), "TIMEOUT", "p5/s0 at version 0, step 0 waits for worker ranks [0]");
+    }
+
+    @Test
+    void unknownRouteIsAClearError() {
+        assertThatThrownBy(() -> requester.route("ps.v1.nope").data("x").retrieveMono(String.class).block(WAIT))
+                .isInstanceOf(ApplicationErrorException.class)
+                .hasMessageContaining("No handler for destination 'ps.v1.nope'");
+    }
+
+    @Test
+    void statusRouteAnswersJson() {
+        long k = SliceKey.of(6, 0);
+        init(tensor(k, 1, 2));
+        ServerStatus status = requester.route(Routes.SERVER_STATUS).retrieveMono(ServerStatus.class).block(WAIT);
+        assertThat(status.rank()).isZero();
+        assertThat(status.consistency()).isEqualTo("SYNC");
+        assertThat(status.optimizer()).startsWith("SGD(lr=0.5");
+        assertThat(status.slices()).isPositive();
+        assertThat(status.expectedWorkers()).isEqualTo(1);
+    }
+}

@@ -1,0 +1,86 @@
+package io.jvmps.server.store;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.sharding.SliceKey;
+import io.netty.buffer.ByteBufAllocator;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Slice creation rules, snapshots, and version waiters of the store. */
+class DenseStoreTest {
+    private static final long K = SliceKey.of(1, 2);
+
+    @Test
+    void firstInitWinsAndOtherLengthsAreRejectedWhole() {
+        DenseStore store = new DenseStore();
+        assertThat(store.initialize(Map.of(K, Nd4j.createFromArray(1f, 2f)))).isEqualTo(1);
+        assertThat(store.initialize(Map.of(K, Nd4j.createFromArray(9f, 9f)))).isZero();
+        long other = SliceKey.of(5, 0);
+        assertThatThrownBy(() -> store.initialize(Map.of(other, Nd4j.createFromArray(1f), K, Nd4j.createFromArray(1f))))
+                .isInstanceOfSatisfying(PsException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SHAPE_MISMATCH))
+                .hasMessageContaining("p1/s2 already holds 2 elements; init carries 1");
+        assertThat(store.get(other)).isNull();
+        assertThat(snapshotFloats(store.require(K))).containsExactly(1f, 2f);
+    }
+
+    @Test
+    void unknownKeyIsNamed() {
+        assertThatThrownBy(() -> new DenseStore().require(K))
+                .hasMessageStartingWith("[UNKNOWN_KEY] slice p1/s2");
+    }
+
+    @Test
+    void arrayMemoryTakesBytesWrittenThroughItsNioView() {
+        // the receive path copies chunk bytes straight into this view: it must start at 0 and hold 4n bytes
+        INDArray array = Nd4j.createUninitialized(DataType.FLOAT, 3);
+        ByteBuffer view = array.data().asNio();
+        assertThat(view.position()).isZero();
+        assertThat(view.remaining()).isGreaterThanOrEqualTo(12);
+        view.duplicate().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(new float[] {1.5f, -2f, 3.25f});
+        assertThat(array.toFloatVector()).containsExactly(1.5f, -2f, 3.25f);
+    }
+
+    @Test
+    void waitersWakeWhenTheVersionIsReachedAndNotBefore() {
+        DenseStore store = new DenseStore();
+        store.initialize(Map.of(K, Nd4j.createFromArray(1f)));
+        DenseSlice slice = store.require(K);
+        CompletableFuture<Void> two = slice.awaitVersion(2).toFuture();
+        advance(slice);
+        assertThat(two).isNotDone();
+        advance(slice);
+        assertThat(two).isCompleted();
+        assertThat(slice.awaitVersion(1).toFuture()).isCompleted();
+    }
+
+    private static void advance(DenseSlice slice) {
+        slice.lock();
+        try {
+            slice.advanceVersion();
+        } finally {
+            slice.unlock();
+        }
+    }
+
+    private static float[] snapshotFloats(DenseSlice slice) {
+        SliceSnapshot snap = slice.snapshot(ByteBufAllocator.DEFAULT);
+        try {
+            float[] out = new float[snap.length()];
+            snap.data().nioBuffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
+            return out;
+        } finally {
+            snap.release();
+        }
+    }
+}

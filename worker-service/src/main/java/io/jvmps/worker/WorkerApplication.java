@@ -1,0 +1,34 @@
+package io.jvmps.worker;
+
+import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.train.WorkerJob;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * The worker: registers with the scheduler, trains against the servers, reports, and exits with
+ * 0 on success or 1 on failure (unless {@code ps.worker.exit-on-finish=false}).
+ */
+@SpringBootApplication
+public class WorkerApplication {
+
+    public static void main(String[] args) {
+        SpringApplication.run(WorkerApplication.class, args);
+    }
+
+    @Bean
+    ApplicationRunner trainOnStart(WorkerJob job, WorkerProperties props, Environment env,
+                                   ConfigurableApplicationContext context) {
+        return args -> {
+            int code = job.run(env.getProperty("local.server.port", Integer.class, 0));
+            if (props.isExitOnFinish()) {
+                int exit = SpringApplication.exit(context, () -> code);
+                System.exit(exit);
+            }
+        };
+    }
+}

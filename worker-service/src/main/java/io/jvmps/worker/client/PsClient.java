@@ -1,0 +1,234 @@
+package io.jvmps.worker.client;
+
+import io.jvmps.common.codec.DType;
+import io.jvmps.common.codec.SliceRequest;
+import io.jvmps.common.codec.SliceRequestCodec;
+import io.jvmps.common.codec.TensorAssembler;
+import io.jvmps.common.codec.TensorChunk;
+import io.jvmps.common.codec.TensorChunkCodec;
+import io.jvmps.common.codec.TensorChunker;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.PushAck;
+import io.jvmps.common.protocol.Routes;
+import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.common.sharding.ShardMap;
+import io.jvmps.common.sharding.Slice;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.rsocket.exceptions.ApplicationErrorException;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The worker's push/pull surface (ps-lite style): {@link #init}, {@link #push} and {@link #pull}
+ * of whole dense parameters, each cut into the slices of a {@link ShardMap} and sent to every
+ * owning server in parallel, as binary chunk frames. Arrays are indexed like
+ * {@link ShardMap#params()}. Blocking calls, each with a deadline; errors surface as
+ * {@link PsException} naming the server. Thread-safe for calls that do not overlap on the same
+ * destination arrays.
+ */
+public class PsClient {
+    private final ServerConnections connections;
+    private final ShardMap shardMap;
+    private final int rank;
+    private final Duration timeout;
+    private final int chunkBytes;
+    private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+    private final NettyDataBufferFactory factory = new NettyDataBufferFactory(ByteBufAllocator.DEFAULT);
+    private final AtomicLong bytesPushed = new AtomicLong();
+    private final AtomicLong bytesPulled = new AtomicLong();
+
+    /**
+     * @param connections one connection per server rank
+     * @param shardMap    slice placement, same on every worker
+     * @param rank        this worker's rank
+     * @param timeout     deadline of one push or pull (including server-side waits)
+     * @param chunkBytes  data bytes per frame
+     */
+    public PsClient(ServerConnections connections, ShardMap shardMap, int rank, Duration timeout, int chunkBytes) {
+        if (connections.size() != shardMap.servers()) {
+            throw new IllegalArgumentException(connections.size() + " connections for a map over "
+                    + shardMap.servers() + " servers");
+        }
+        this.connections = connections;
+        this.shardMap = shardMap;
+        this.rank = rank;
+        this.timeout = timeout;
+        this.chunkBytes = chunkBytes;
+    }
+
+    /** @return the slice placement */
+    public ShardMap shardMap() {
+        return shardMap;
+    }
+
+    /** @return float32 bytes pushed (init and gradients) since start */
+    public long bytesPushed() {
+        return bytesPushed.get();
+    }
+
+    /** @return float32 bytes pulled since start */
+    public long bytesPulled() {
+        return bytesPulled.get();
+    }
+
+    /** Seeds every slice on the servers with initial values (first initialisation wins). */
+    public void init(INDArray[] values) {
+        sendAll(Routes.DENSE_INIT, -1, values);
+    }
+
+    /** Pushes the gradients of one step. Returns once every server accepted its slices. */
+    public void push(long step, INDArray[] gradients) {
+        sendAll(Routes.DENSE_PUSH, step, gradients);
+    }
+
+    /**
+     * Pulls every parameter once all its slices reached {@code minVersion}, writing into
+     * {@code destination} (dense float32 C-order arrays shaped like the parameters).
+     */
+    public void pull(long minVersion, INDArray[] destination) {
+        checkArity(destination);
+        Flux.range(0, shardMap.servers())
+                .flatMap(server -> pullFrom(server, minVersion, destination), shardMap.servers())
+                .then()
+                .block(timeout.plusSeconds(5));
+    }
+
+    private void sendAll(String route, long step, INDArray[] values) {
+        checkArity(values);
+        INDArray[] dense = new INDArray[values.length];
+        for (int p = 0; p < values.length; p++) {
+            dense[p] = Buffers.dense(values[p]);
+        }
+        Flux.range(0, shardMap.servers())
+                .flatMap(server -> sendTo(server, route, step, dense), shardMap.servers())
+                .then()
+                .block(timeout.plusSeconds(5));
+    }
+
+    private Mono<PushAck> sendTo(int server, String route, long step, INDArray[] values) {
+        List<Slice> slices = shardMap.slicesOf(server);
+        if (slices.isEmpty()) {
+            return Mono.empty();
+        }
+        Flux<DataBuffer> frames = Flux.fromIterable(slices)
+                .concatMapIterable(slice -> {
+                    ByteBuf part = Buffers.wrap(values[slice.paramIndex()])
+                            .slice((int) (slice.offset() * 4), slice.length() * 4);
+                    return TensorChunker.split(DType.FLOAT32, slice.key(), step, rank, 0,
+                            new long[] {slice.length()}, part, chunkBytes);
+                })
+                .map(chunk -> {
+                    try {
+                        bytesPushed.addAndGet(chunk.count() * 4L);
+                        return (DataBuffer) factory.wrap(TensorChunkCodec.encode(alloc, chunk));
+                    } finally {
+                        chunk.release();
+                    }
+                });
+        return connections.requester(server).route(route).data(frames, DataBuffer.class)
+                .retrieveFlux(PushAck.class)
+                .single()
+                .timeout(timeout)
+                .onErrorMap(e -> translate(server, route, e));
+    }
+
+    private Mono<Void> pullFrom(int server, long minVersion, INDArray[] destination) {
+        List<Slice> slices = shardMap.slicesOf(server);
+        if (slices.isEmpty()) {
+            return Mono.empty();
+        }
+        long[] keys = slices.stream().mapToLong(Slice::key).toArray();
+        AtomicInteger received = new AtomicInteger();
+        TensorAssembler assembler = new TensorAssembler(Integer.MAX_VALUE,
+                chunk -> destinationOf(server, chunk, keys[received.get()], destination));
+        return Mono.defer(() -> {
+            DataBuffer request = factory.wrap(SliceRequestCodec.encode(alloc, new SliceRequest(minVersion, rank, keys)));
+            return connections.requester(server).route(Routes.DENSE_PULL).data(request)
+                    .retrieveFlux(DataBuffer.class)
+                    .doOnNext(buffer -> accept(assembler, buffer, received))
+                    .then(Mono.fromRunnable(() -> {
+                        if (received.get() != keys.length) {
+                            throw new PsException(ErrorCode.MALFORMED_FRAME, "server " + server + " answered "
+                                    + received.get() + " of " + keys.length + " requested slices");
+                        }
+                    }))
+                    .then()
+                    .timeout(timeout)
+                    .onErrorMap(e -> translate(server, Routes.DENSE_PULL, e));
+        });
+    }
+
+    private void accept(TensorAssembler assembler, DataBuffer buffer, AtomicInteger received) {
+        TensorChunk chunk = null;
+        try {
+            chunk = TensorChunkCodec.decode(Buffers.unwrap(buffer));
+            bytesPulled.addAndGet(chunk.count() * 4L);
+            if (assembler.accept(chunk) != null) {
+                received.incrementAndGet();
+            }
+        } finally {
+            if (chunk != null) {
+                chunk.release();
+            }
+            DataBufferUtils.release(buffer);
+        }
+    }
+
+    private ByteBuffer destinationOf(int server, TensorChunk first, long expectedKey, INDArray[] destination) {
+        Slice slice = shardMap.slice(first.key());
+        if (first.key() != expectedKey || slice == null || slice.server() != server) {
+            throw new PsException(ErrorCode.UNKNOWN_KEY, "server " + server + " sent key " + first.key()
+                    + " where key " + expectedKey + " was expected");
+        }
+        if (first.dtype() != DType.FLOAT32 || first.totalElements() != slice.length()) {
+            throw new PsException(ErrorCode.SHAPE_MISMATCH, "server " + server + " sent " + first.totalElements()
+                    + " " + first.dtype() + " elements for " + slice.paramName() + " slice at " + slice.offset()
+                    + ", expected " + slice.length() + " FLOAT32");
+        }
+        ByteBuffer whole = Buffers.nio(destination[slice.paramIndex()]);
+        return whole.position((int) (slice.offset() * 4)).limit((int) ((slice.offset() + slice.length()) * 4))
+                .slice().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private void checkArity(INDArray[] arrays) {
+        List<ParamSpec> params = shardMap.params();
+        if (arrays.length != params.size()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, arrays.length + " arrays for " + params.size()
+                    + " parameters");
+        }
+        for (int p = 0; p < arrays.length; p++) {
+            if (arrays[p].length() != params.get(p).elements()) {
+                throw new PsException(ErrorCode.SHAPE_MISMATCH, "parameter " + params.get(p) + " given "
+                        + arrays[p].length() + " elements");
+            }
+        }
+    }
+
+    private Throwable translate(int server, String route, Throwable e) {
+        String where = "server " + server + " (" + connections.server(server).rsocketEndpoint() + ") on " + route + ": ";
+        if (e instanceof PsException ps) {
+            return new PsException(ps.code(), where + ps.detail());
+        }
+        if (e instanceof ApplicationErrorException remote) {
+            PsException ps = PsException.fromRemoteMessage(remote.getMessage());
+            return new PsException(ps.code(), where + ps.detail());
+        }
+        if (e instanceof TimeoutException) {
+            return new PsException(ErrorCode.TIMEOUT, where + "no answer within " + timeout);
+        }
+        return new PsException(ErrorCode.NOT_READY, where + e);
+    }
+}

@@ -1,0 +1,79 @@
+package io.jvmps.worker.client;
+
+import io.jvmps.common.cluster.NodeInfo;
+import io.jvmps.common.protocol.Routes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.messaging.rsocket.RSocketRequester;
+import org.springframework.util.MimeTypeUtils;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One multiplexed RSocket connection per server, indexed by server rank. Connections are made
+ * lazily by the requester and re-made on the next request after a loss. Thread-safe once built.
+ */
+public class ServerConnections implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ServerConnections.class);
+
+    private final List<NodeInfo> servers;
+    private final List<RSocketRequester> requesters;
+
+    /**
+     * @param builder requester builder (strategies and codecs from Spring)
+     * @param servers the servers, one per rank, sorted by rank
+     */
+    public ServerConnections(RSocketRequester.Builder builder, List<NodeInfo> servers) {
+        this.servers = List.copyOf(servers);
+        this.requesters = new ArrayList<>();
+        for (NodeInfo server : servers) {
+            requesters.add(builder.dataMimeType(MimeTypeUtils.APPLICATION_JSON).tcp(server.host(), server.rsocketPort()));
+        }
+    }
+
+    /** @return number of servers */
+    public int size() {
+        return servers.size();
+    }
+
+    /** @return the requester of a server rank */
+    public RSocketRequester requester(int rank) {
+        return requesters.get(rank);
+    }
+
+    /** @return the server of a rank */
+    public NodeInfo server(int rank) {
+        return servers.get(rank);
+    }
+
+    /**
+     * Asks every server for its status, to check it answers.
+     *
+     * @param timeout per server
+     * @return endpoints that did not answer, with the reason
+     */
+    public List<String> probe(Duration timeout) {
+        List<String> failed = new ArrayList<>();
+        for (int r = 0; r < servers.size(); r++) {
+            try {
+                requesters.get(r).route(Routes.SERVER_STATUS).retrieveMono(String.class).block(timeout);
+            } catch (RuntimeException e) {
+                failed.add(servers.get(r).rsocketEndpoint() + " (" + e.getMessage() + ")");
+            }
+        }
+        return failed;
+    }
+
+    @Override
+    public void close() {
+        for (RSocketRequester requester : requesters) {
+            try {
+                requester.dispose();
+            } catch (RuntimeException e) {
+                log.debug("dispose failed: {}", e.getMessage());
+            }
+        }
+    }
+}

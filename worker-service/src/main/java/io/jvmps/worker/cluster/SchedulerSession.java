@@ -1,0 +1,133 @@
+package io.jvmps.worker.cluster;
+
+import io.jvmps.common.cluster.ClusterView;
+import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.RegisterRequest;
+import io.jvmps.common.protocol.RegisterResponse;
+import io.jvmps.worker.config.ClusterProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * This worker's membership: registers with the scheduler (retrying until a deadline), keeps a
+ * heartbeat going, re-registers with its old id if the scheduler forgot it, and leaves on close.
+ * Thread-safe.
+ */
+public class SchedulerSession implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SchedulerSession.class);
+
+    private final SchedulerClient client;
+    private final ClusterProperties props;
+    private final Clock clock;
+    private final ScheduledExecutorService heartbeats;
+    private volatile RegisterResponse registration;
+    private volatile ClusterView latestView;
+    private volatile int httpPort;
+
+    public SchedulerSession(SchedulerClient client, ClusterProperties props, Clock clock) {
+        this.client = client;
+        this.props = props;
+        this.clock = clock;
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** @return the client this session talks through */
+    public SchedulerClient client() {
+        return client;
+    }
+
+    /**
+     * Registers, retrying every {@code retryInterval} while the scheduler is unreachable.
+     *
+     * @param httpPort this worker's HTTP port, for the cluster view
+     * @param timeout  overall deadline
+     * @param retryInterval pause between attempts
+     * @return the registration
+     */
+    public RegisterResponse register(int httpPort, Duration timeout, Duration retryInterval) {
+        this.httpPort = httpPort;
+        Instant deadline = clock.instant().plus(timeout);
+        while (true) {
+            try {
+                registration = client.register(new RegisterRequest(NodeRole.WORKER, props.getNode().getHost(), 0,
+                        httpPort, null));
+                latestView = registration.view();
+                log.info("Worker registered as {} with rank {} at scheduler {}", registration.nodeId(),
+                        registration.rank(), client.base());
+                heartbeats.scheduleWithFixedDelay(this::beat, props.getNode().getHeartbeatInterval().toMillis(),
+                        props.getNode().getHeartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+                return registration;
+            } catch (PsException e) {
+                if (e.code() != ErrorCode.NOT_READY || !clock.instant().isBefore(deadline)) {
+                    throw e.code() == ErrorCode.NOT_READY
+                            ? new PsException(ErrorCode.TIMEOUT, "scheduler at " + client.base()
+                            + " did not answer within " + timeout + ": " + e.detail())
+                            : e;
+                }
+                log.info("scheduler {} not reachable yet, wait {} sec to retry...", client.base(),
+                        retryInterval.toSeconds());
+                LockSupport.parkNanos(retryInterval.toNanos());
+            }
+        }
+    }
+
+    /** @return this worker's registration; null before {@link #register} */
+    public RegisterResponse registration() {
+        return registration;
+    }
+
+    /** @return the freshest cluster view seen (from registration or the last heartbeat) */
+    public ClusterView latestView() {
+        return latestView;
+    }
+
+    private void beat() {
+        RegisterResponse reg = registration;
+        try {
+            latestView = client.heartbeat(reg.nodeId());
+        } catch (PsException e) {
+            if (e.code() == ErrorCode.UNKNOWN_KEY) {
+                log.warn("scheduler no longer knows {}: re-registering", reg.nodeId());
+                try {
+                    registration = client.register(new RegisterRequest(NodeRole.WORKER, props.getNode().getHost(), 0,
+                            httpPort, reg.nodeId()));
+                    latestView = registration.view();
+                } catch (PsException again) {
+                    log.warn("re-registration failed: {}", again.getMessage());
+                }
+            } else {
+                log.debug("heartbeat failed: {}", e.getMessage());
+            }
+        } catch (RuntimeException e) {
+            log.warn("heartbeat failed", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        heartbeats.shutdownNow();
+        RegisterResponse reg = registration;
+        if (reg != null) {
+            try {
+                client.leave(reg.nodeId());
+            } catch (RuntimeException e) {
+                log.debug("leave failed: {}", e.getMessage());
+            }
+        }
+    }
+}

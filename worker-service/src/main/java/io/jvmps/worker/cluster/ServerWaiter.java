@@ -1,0 +1,88 @@
+package io.jvmps.worker.cluster;
+
+import io.jvmps.common.cluster.ClusterView;
+import io.jvmps.common.cluster.NodeInfo;
+import io.jvmps.common.cluster.NodeState;
+import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * Waits until every expected server has registered with the scheduler and answers on its RSocket
+ * endpoint. Logs {@code server not ready, wait 3 sec to retry...} with what is missing on each
+ * round, and fails with {@link ErrorCode#TIMEOUT} naming the missing ranks or endpoints at the
+ * deadline.
+ */
+public class ServerWaiter {
+    private static final Logger log = LoggerFactory.getLogger(ServerWaiter.class);
+
+    private final SchedulerClient scheduler;
+    private final Clock clock;
+
+    public ServerWaiter(SchedulerClient scheduler, Clock clock) {
+        this.scheduler = scheduler;
+        this.clock = clock;
+    }
+
+    /**
+     * @param expected number of servers the job has
+     * @param timeout  overall deadline
+     * @param interval pause between rounds
+     * @param probe    tries to reach the given servers; returns the endpoints that did not answer
+     * @return the alive servers, by rank, all reachable
+     */
+    public List<NodeInfo> await(int expected, Duration timeout, Duration interval,
+                                Function<List<NodeInfo>, List<String>> probe) {
+        Instant deadline = clock.instant().plus(timeout);
+        while (true) {
+            List<NodeInfo> servers = aliveServers();
+            String missing;
+            if (servers == null) {
+                missing = "scheduler " + scheduler.base() + " unreachable";
+            } else if (servers.size() < expected) {
+                missing = describeMissing(servers, expected);
+            } else {
+                List<String> unreachable = probe.apply(servers);
+                if (unreachable.isEmpty()) {
+                    log.info("all {} servers reachable: {}", servers.size(),
+                            servers.stream().map(NodeInfo::rsocketEndpoint).toList());
+                    return servers;
+                }
+                missing = "unreachable endpoints " + unreachable;
+            }
+            if (!clock.instant().plus(interval).isBefore(deadline)) {
+                throw new PsException(ErrorCode.TIMEOUT, "servers not ready after " + timeout + ": " + missing);
+            }
+            log.info("server not ready, wait {} sec to retry... {}", interval.toSeconds(), missing);
+            LockSupport.parkNanos(interval.toNanos());
+        }
+    }
+
+    private List<NodeInfo> aliveServers() {
+        try {
+            ClusterView view = scheduler.cluster();
+            return view.servers().stream().filter(s -> s.state() == NodeState.ALIVE).toList();
+        } catch (PsException e) {
+            return null;
+        }
+    }
+
+    private static String describeMissing(List<NodeInfo> servers, int expected) {
+        List<Integer> ranks = servers.stream().map(NodeInfo::rank).toList();
+        return "registered " + servers.size() + "/" + expected + " servers "
+                + servers.stream().map(NodeInfo::rsocketEndpoint).toList() + ", missing ranks "
+                + IntStream.range(0, expected).filter(r -> !ranks.contains(r)).boxed()
+                .map(String::valueOf).collect(Collectors.joining(", ", "[", "]"));
+    }
+}

@@ -1,0 +1,46 @@
+package io.jvmps.worker.config;
+
+import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.worker.cluster.SchedulerSession;
+import io.jvmps.worker.train.DataLoader;
+import io.jvmps.worker.train.TrainingState;
+import io.jvmps.worker.train.WorkerJob;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.messaging.rsocket.RSocketRequester;
+
+import java.time.Clock;
+
+/** Wires the worker's parts. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({WorkerProperties.class, ClusterProperties.class})
+public class WorkerConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    SchedulerClient schedulerClient(ClusterProperties cluster) {
+        return new SchedulerClient(cluster.getScheduler().getHost(), cluster.getScheduler().getPort(),
+                cluster.getScheduler().getRequestTimeout());
+    }
+
+    @Bean
+    SchedulerSession schedulerSession(SchedulerClient client, ClusterProperties cluster, Clock clock) {
+        return new SchedulerSession(client, cluster, clock);
+    }
+
+    @Bean
+    TrainingState trainingState() {
+        return new TrainingState();
+    }
+
+    @Bean
+    WorkerJob workerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
+                        TrainingState state, Clock clock) {
+        return new WorkerJob(props, session, requesters, state, new DataLoader(), clock);
+    }
+}

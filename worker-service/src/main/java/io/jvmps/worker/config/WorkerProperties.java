@@ -1,0 +1,197 @@
+package io.jvmps.worker.config;
+
+import io.jvmps.worker.model.ModelType;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+import java.time.Duration;
+
+/** How this worker trains ({@code ps.worker.*}). */
+@Validated
+@ConfigurationProperties(prefix = "ps.worker")
+public class WorkerProperties {
+    /** Folder holding the MNIST IDX files (plain or .gz). */
+    @NotBlank
+    private String dataPath = "data/mnist";
+    /** Model to train. */
+    @NotNull
+    private ModelType model = ModelType.LENET5;
+    /** Passes over the training set. */
+    @Min(1)
+    private int epochs = 2;
+    /** Samples per step on this worker. */
+    @Min(1)
+    private int batchSize = 64;
+    /** Seed of parameter initialisation and data shuffling; the same on every worker. */
+    private long seed = 42;
+    /** Log (and report) loss every this many steps; step 1 is always logged. */
+    @Min(1)
+    private int logInterval = 10;
+    /** Use only the first N training samples (0 = all); for tests and quick runs. */
+    @Min(0)
+    private int trainLimit = 0;
+    /** Use only the first N test samples (0 = all). */
+    @Min(0)
+    private int testLimit = 0;
+    /** Stop after this many steps in total (0 = run every epoch); for tests. */
+    @Min(0)
+    private int maxSteps = 0;
+    /** Batch size of the final evaluation. */
+    @Min(1)
+    private int evalBatchSize = 500;
+    /** How long to wait for every server to register and accept connections before failing. */
+    @NotNull
+    private Duration serverWaitTimeout = Duration.ofMinutes(5);
+    /** Pause between two checks while waiting for servers. */
+    @NotNull
+    private Duration serverWaitInterval = Duration.ofSeconds(3);
+    /** Deadline of one push or pull, including the sync barrier wait on the server. */
+    @NotNull
+    private Duration requestTimeout = Duration.ofMinutes(3);
+    /** If set, the worker writes its final parameters there as {@code <name>.npy}. */
+    private String outputDir = "";
+    /** Data set: MNIST IDX files, or a seeded synthetic set for tests. */
+    @NotNull
+    private DataSource data = DataSource.MNIST;
+    /** Exit the JVM when training ends (false keeps the app up, for tests and inspection). */
+    private boolean exitOnFinish = true;
+
+    /** Where training samples come from. */
+    public enum DataSource {
+        /** MNIST IDX files under {@code data-path}. */
+        MNIST,
+        /** A seeded synthetic classification set (fast tests). */
+        SYNTHETIC
+    }
+
+    public String getDataPath() {
+        return dataPath;
+    }
+
+    public void setDataPath(String dataPath) {
+        this.dataPath = dataPath;
+    }
+
+    public ModelType getModel() {
+        return model;
+    }
+
+    public void setModel(ModelType model) {
+        this.model = model;
+    }
+
+    public int getEpochs() {
+        return epochs;
+    }
+
+    public void setEpochs(int epochs) {
+        this.epochs = epochs;
+    }
+
+    public int getBatchSize() {
+        return batchSize;
+    }
+
+    public void setBatchSize(int batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    public long getSeed() {
+        return seed;
+    }
+
+    public void setSeed(long seed) {
+        this.seed = seed;
+    }
+
+    public int getLogInterval() {
+        return logInterval;
+    }
+
+    public void setLogInterval(int logInterval) {
+        this.logInterval = logInterval;
+    }
+
+    public int getTrainLimit() {
+        return trainLimit;
+    }
+
+    public void setTrainLimit(int trainLimit) {
+        this.trainLimit = trainLimit;
+    }
+
+    public int getTestLimit() {
+        return testLimit;
+    }
+
+    public void setTestLimit(int testLimit) {
+        this.testLimit = testLimit;
+    }
+
+    public int getMaxSteps() {
+        return maxSteps;
+    }
+
+    public void setMaxSteps(int maxSteps) {
+        this.maxSteps = maxSteps;
+    }
+
+    public int getEvalBatchSize() {
+        return evalBatchSize;
+    }
+
+    public void setEvalBatchSize(int evalBatchSize) {
+        this.evalBatchSize = evalBatchSize;
+    }
+
+    public Duration getServerWaitTimeout() {
+        return serverWaitTimeout;
+    }
+
+    public void setServerWaitTimeout(Duration serverWaitTimeout) {
+        this.serverWaitTimeout = serverWaitTimeout;
+    }
+
+    public Duration getServerWaitInterval() {
+        return serverWaitInterval;
+    }
+
+    public void setServerWaitInterval(Duration serverWaitInterval) {
+        this.serverWaitInterval = serverWaitInterval;
+    }
+
+    public Duration getRequestTimeout() {
+        return requestTimeout;
+    }
+
+    public void setRequestTimeout(Duration requestTimeout) {
+        this.requestTimeout = requestTimeout;
+    }
+
+    public String getOutputDir() {
+        return outputDir;
+    }
+
+    public void setOutputDir(String outputDir) {
+        this.outputDir = outputDir;
+    }
+
+    public DataSource getData() {
+        return data;
+    }
+
+    public void setData(DataSource data) {
+        this.data = data;
+    }
+
+    public boolean isExitOnFinish() {
+        return exitOnFinish;
+    }
+
+    public void setExitOnFinish(boolean exitOnFinish) {
+        this.exitOnFinish = exitOnFinish;
+    }
+}

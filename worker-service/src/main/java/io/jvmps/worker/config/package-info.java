@@ -1,0 +1,2 @@
+/** Typed, validated worker configuration ({@code ps.worker.*}, {@code ps.cluster.*}, {@code ps.scheduler.*}). */
+package io.jvmps.worker.config;

@@ -1,0 +1,27 @@
+package io.jvmps.worker.model;
+
+import java.util.function.BiFunction;
+
+/** The models a worker can train, chosen by configuration ({@code ps.worker.model}). */
+public enum ModelType {
+    /** {@link LeNet5}: MNIST only (784 inputs, 10 classes). */
+    LENET5(LeNet5::create),
+    /** {@link SoftmaxRegression}: any input size and class count. */
+    SOFTMAX(SoftmaxRegression::new);
+
+    private final BiFunction<Integer, Integer, TrainableModel> factory;
+
+    ModelType(BiFunction<Integer, Integer, TrainableModel> factory) {
+        this.factory = factory;
+    }
+
+    /**
+     * @param inputSize  features per example
+     * @param numClasses number of classes
+     * @return a new model with parameters from {@code initialParams(0)}
+     * @throws io.jvmps.common.protocol.PsException INVALID_ARGUMENT if this model cannot take these sizes
+     */
+    public TrainableModel create(int inputSize, int numClasses) {
+        return factory.apply(inputSize, numClasses);
+    }
+}

@@ -1,0 +1,84 @@
+package io.jvmps.worker.model;
+
+import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.worker.data.LabeledData;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The worker's only view of a model: an ordered list of dense float32 parameters, a way to set
+ * them, and batch gradients. The training loop pulls parameters from the servers, calls
+ * {@link #setParam}, computes {@link #gradients} and pushes them. Implementations are not meant to
+ * be used from several threads at once.
+ */
+public interface TrainableModel {
+
+    /** @return trainable parameters in a fixed order (the order of slice keys); names are unique */
+    List<ParamSpec> params();
+
+    /**
+     * @param seed initialisation seed
+     * @return fresh float32 arrays, one per parameter in {@link #params()} order, the same for the same
+     *         seed in every process; the model itself is not changed
+     */
+    Map<String, INDArray> initialParams(long seed);
+
+    /**
+     * Copies {@code value} into the parameter's variable. A value with the right element count but
+     * another shape (e.g. a flat vector) is read in row-major order.
+     *
+     * @throws io.jvmps.common.protocol.PsException UNKNOWN_KEY for an unknown name, SHAPE_MISMATCH for a
+     *                                              wrong element count; the model is unchanged then
+     */
+    void setParam(String name, INDArray value);
+
+    /** @return a copy of the parameter's current value, with its declared shape */
+    INDArray param(String name);
+
+    /**
+     * @param features {@code [n, inputSize()]}
+     * @param labels   one-hot {@code [n, numClasses()]}
+     * @return the mean loss of the batch and its gradients: fresh arrays with the parameters' shapes,
+     *         averaged over the batch, in {@link #params()} order
+     */
+    StepResult gradients(INDArray features, INDArray labels);
+
+    /**
+     * @param features {@code [n, inputSize()]}
+     * @return class probabilities {@code [n, numClasses()]}
+     */
+    INDArray predict(INDArray features);
+
+    /** @return number of input features per example */
+    int inputSize();
+
+    /** @return number of classes */
+    int numClasses();
+
+    /** Sets every parameter in the map (see {@link #setParam}). */
+    default void setParams(Map<String, INDArray> values) {
+        values.forEach(this::setParam);
+    }
+
+    /**
+     * @param data      examples to classify
+     * @param batchSize examples per forward pass, &gt;= 1
+     * @return how many examples have their label as the arg-max prediction
+     */
+    default long evaluateCorrect(LabeledData data, int batchSize) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batch size must be >= 1, got " + batchSize);
+        }
+        long correct = 0;
+        for (int from = 0; from < data.size(); from += batchSize) {
+            LabeledData batch = data.rows(from, Math.min(data.size(), from + batchSize));
+            INDArray predicted = predict(batch.features()).argMax(1);
+            INDArray truth = batch.labels().argMax(1);
+            correct += predicted.eq(truth).castTo(DataType.INT64).sumNumber().longValue();
+        }
+        return correct;
+    }
+}

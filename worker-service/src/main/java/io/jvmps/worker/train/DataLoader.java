@@ -1,0 +1,47 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.data.LabeledData;
+import io.jvmps.worker.data.MnistDataset;
+import io.jvmps.worker.data.MnistSplit;
+import io.jvmps.worker.data.SyntheticData;
+
+import java.nio.file.Path;
+
+/** Loads the training and test sets the configuration names. */
+public class DataLoader {
+    /** Synthetic sets are shaped like MNIST so every model runs on them. */
+    static final int SYNTHETIC_FEATURES = MnistDataset.FEATURES;
+    static final int SYNTHETIC_CLASSES = MnistDataset.CLASSES;
+    static final int SYNTHETIC_TRAIN = 4096;
+    static final int SYNTHETIC_TEST = 1024;
+    static final double SYNTHETIC_SEPARATION = 0.1;
+
+    /**
+     * @param train training samples
+     * @param test  test samples
+     */
+    public record Loaded(LabeledData train, LabeledData test) {
+    }
+
+    /** @return the data sets for this configuration */
+    public Loaded load(WorkerProperties props) {
+        return switch (props.getData()) {
+            case MNIST -> {
+                Path dir = Path.of(props.getDataPath());
+                MnistDataset.requirePresent(dir);
+                yield new Loaded(MnistDataset.load(dir, MnistSplit.TRAIN, props.getTrainLimit()),
+                        MnistDataset.load(dir, MnistSplit.TEST, props.getTestLimit()));
+            }
+            case SYNTHETIC -> {
+                int n = props.getTrainLimit() > 0 ? props.getTrainLimit() : SYNTHETIC_TRAIN;
+                int m = props.getTestLimit() > 0 ? props.getTestLimit() : SYNTHETIC_TEST;
+                yield new Loaded(
+                        SyntheticData.blobs(n, SYNTHETIC_FEATURES, SYNTHETIC_CLASSES, SYNTHETIC_SEPARATION,
+                                props.getSeed(), props.getSeed()),
+                        SyntheticData.blobs(m, SYNTHETIC_FEATURES, SYNTHETIC_CLASSES, SYNTHETIC_SEPARATION,
+                                props.getSeed(), props.getSeed() + 1));
+            }
+        };
+    }
+}

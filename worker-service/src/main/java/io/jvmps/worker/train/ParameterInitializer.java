@@ -1,0 +1,66 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.worker.client.PsClient;
+import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.model.TrainableModel;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Puts the initial parameters on the servers: worker rank 0 pushes the model's seeded initial
+ * values; the other workers wait (polling, with the server-wait deadline) until those are there.
+ */
+class ParameterInitializer {
+    private static final Logger log = LoggerFactory.getLogger(ParameterInitializer.class);
+
+    private final PsClient client;
+    private final TrainableModel model;
+    private final WorkerProperties props;
+    private final Clock clock;
+
+    ParameterInitializer(PsClient client, TrainableModel model, WorkerProperties props, Clock clock) {
+        this.client = client;
+        this.model = model;
+        this.props = props;
+        this.clock = clock;
+    }
+
+    void initialize(int rank) {
+        List<ParamSpec> specs = model.params();
+        if (rank == 0) {
+            Map<String, INDArray> initial = model.initialParams(props.getSeed());
+            INDArray[] values = specs.stream().map(p -> initial.get(p.name())).toArray(INDArray[]::new);
+            client.init(values);
+            log.info("Initialised {} parameters on {} servers", specs.size(), client.shardMap().servers());
+            return;
+        }
+        INDArray[] probe = specs.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape(), 'c')).toArray(INDArray[]::new);
+        Instant deadline = clock.instant().plus(props.getServerWaitTimeout());
+        while (true) {
+            try {
+                client.pull(0, probe);
+                return;
+            } catch (PsException e) {
+                boolean notYet = e.code() == ErrorCode.UNKNOWN_KEY || e.code() == ErrorCode.NOT_INITIALIZED;
+                if (!notYet || clock.instant().isAfter(deadline)) {
+                    throw notYet ? new PsException(ErrorCode.TIMEOUT, "parameters were not initialised by worker 0 within "
+                            + props.getServerWaitTimeout() + ": " + e.detail()) : e;
+                }
+                log.info("parameters not initialised yet, waiting for worker 0...");
+                LockSupport.parkNanos(500_000_000L);
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.common.cluster.NodeInfo;
+import io.jvmps.common.protocol.ResultReport;
+import io.jvmps.common.protocol.RegisterResponse;
+import io.jvmps.common.sharding.ShardMap;
+import io.jvmps.worker.client.PsClient;
+import io.jvmps.worker.client.ServerConnections;
+import io.jvmps.worker.cluster.SchedulerSession;
+import io.jvmps.worker.cluster.ServerWaiter;
+import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.data.EpochBatches;
+import io.jvmps.worker.data.IndexRange;
+import io.jvmps.worker.data.LabeledData;
+import io.jvmps.worker.model.TrainableModel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.messaging.rsocket.RSocketRequester;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One worker's whole job, start to end: register, wait for the servers, initialise or wait for the
+ * parameters, train, evaluate this worker's shard of the test set, report, leave. Returns an exit
+ * code; failures are logged with their reason and give a non-zero code.
+ */
+public class WorkerJob {
+    private static final Logger log = LoggerFactory.getLogger(WorkerJob.class);
+
+    private final WorkerProperties props;
+    private final SchedulerSession session;
+    private final RSocketRequester.Builder requesters;
+    private final TrainingState state;
+    private final DataLoader dataLoader;
+    private final Clock clock;
+
+    public WorkerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
+                     TrainingState state, DataLoader dataLoader, Clock clock) {
+        this.props = props;
+        this.session = session;
+        this.requesters = requesters;
+        this.state = state;
+        this.dataLoader = dataLoader;
+        this.clock = clock;
+    }
+
+    /**
+     * @param httpPort this worker's HTTP port, announced to the scheduler
+     * @return the process exit code: 0 on success
+     */
+    public int run(int httpPort) {
+        try (ProgressReporter progress = new ProgressReporter(session.client())) {
+            state.phase(TrainingState.Phase.STARTING);
+            RegisterResponse reg = session.register(httpPort, props.getServerWaitTimeout(), props.getServerWaitInterval());
+            state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.WAITING_FOR_SERVERS, reg.rank(),
+                    reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
+            int workers = reg.view().expectedWorkers();
+            try (ServerConnections connections = awaitServers(reg.view().expectedServers())) {
+                DataLoader.Loaded data = dataLoader.load(props);
+                TrainableModel model = props.getModel().create(data.train().featureSize(), data.train().numClasses());
+                ShardMap shardMap = ShardMap.compute(model.params(), connections.size());
+                log.info("Worker rank {} of {}: {} training samples, {} test samples, model {} with {} parameters in {}",
+                        reg.rank(), workers, data.train().size(), data.test().size(), props.getModel(),
+                        model.params().stream().mapToLong(p -> p.elements()).sum(), shardMap);
+                PsClient client = new PsClient(connections, shardMap, reg.rank(), props.getRequestTimeout(),
+                        io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
+                state.phase(TrainingState.Phase.INITIALIZING);
+                new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
+                Trainer trainer = new Trainer(model, client, data.train(), new Trainer.Settings(props.getEpochs(),
+                        props.getBatchSize(), props.getSeed(), props.getLogInterval(), props.getMaxSteps()),
+                        reg.rank(), workers, state, progress, reg.nodeId(), clock);
+                state.phase(TrainingState.Phase.TRAINING);
+                Trainer.Summary summary = trainer.run();
+                log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s), "
+                                + "pushed %d bytes, pulled %d bytes", summary.steps(), summary.seconds(),
+                        summary.samplesPerSecond(), client.bytesPushed(), client.bytesPulled()));
+                state.phase(TrainingState.Phase.EVALUATING);
+                evaluate(model, data.test(), reg, workers, summary);
+                new ParameterExporter(props.getOutputDir()).export(reg.rank(), model);
+            }
+            state.phase(TrainingState.Phase.FINISHED);
+            return 0;
+        } catch (RuntimeException e) {
+            log.error("Worker failed: {}", e.getMessage(), e);
+            state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.FAILED, s.rank(), s.nodeId(), s.epoch(),
+                    s.step(), s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(),
+                    s.bytesPulled(), s.accuracy(), e.getMessage()));
+            return 1;
+        } finally {
+            session.close();
+        }
+    }
+
+    private ServerConnections awaitServers(int expected) {
+        AtomicReference<ServerConnections> connected = new AtomicReference<>();
+        new ServerWaiter(session.client(), clock).await(expected, props.getServerWaitTimeout(),
+                props.getServerWaitInterval(), servers -> {
+                    List<NodeInfo> byRank = servers.subList(0, expected);
+                    ServerConnections candidate = new ServerConnections(requesters, byRank);
+                    List<String> failed = candidate.probe(props.getServerWaitInterval().plusSeconds(2));
+                    if (failed.isEmpty()) {
+                        connected.set(candidate);
+                    } else {
+                        candidate.close();
+                    }
+                    return failed;
+                });
+        return connected.get();
+    }
+
+    private void evaluate(TrainableModel model, LabeledData test, RegisterResponse reg, int workers,
+                          Trainer.Summary summary) {
+        IndexRange range = EpochBatches.shardRange(test.size(), workers, reg.rank());
+        int from = range.from();
+        int to = range.to();
+        LabeledData shard = test.rows(from, to);
+        long correct = model.evaluateCorrect(shard, props.getEvalBatchSize());
+        double accuracy = shard.size() == 0 ? Double.NaN : (double) correct / shard.size();
+        log.info(String.format(Locale.ROOT, "Test accuracy on this worker's shard [%d, %d): %.4f (%d/%d)",
+                from, to, accuracy, correct, shard.size()));
+        state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
+                s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
+                accuracy, s.error()));
+        session.client().reportResult(new ResultReport(reg.nodeId(), correct, shard.size(), summary.seconds()));
+    }
+}

@@ -1,0 +1,2 @@
+/** The worker's REST status endpoint. */
+package io.jvmps.worker.web;
