@@ -92,10 +92,13 @@ public final class TensorAssembler {
             throw new PsException(ErrorCode.MALFORMED_FRAME, "first chunk of key " + chunk.key()
                     + " starts at element " + chunk.offset() + ", expected 0");
         }
-        long bytes = chunk.totalElements() * chunk.dtype().size();
-        if (bytes > maxTensorBytes) {
-            throw new PsException(ErrorCode.PAYLOAD_TOO_LARGE, "tensor of key " + chunk.key() + " has " + bytes
-                    + " bytes, above the cap of " + maxTensorBytes + " bytes");
+        long elements = chunk.totalElements();
+        boolean overflows = elements > Long.MAX_VALUE / chunk.dtype().size();
+        long bytes = overflows ? Long.MAX_VALUE : elements * chunk.dtype().size();
+        if (overflows || bytes > maxTensorBytes) {
+            throw new PsException(ErrorCode.PAYLOAD_TOO_LARGE, "tensor of key " + chunk.key() + " has "
+                    + (overflows ? elements + " " + chunk.dtype() + " elements (over 2^63 bytes)" : bytes + " bytes")
+                    + ", above the cap of " + maxTensorBytes + " bytes");
         }
         ByteBuffer dest = destinations.apply(chunk);
         if (dest.remaining() < bytes) {

@@ -129,7 +129,7 @@ public final class TensorChunkCodec {
         } catch (ArithmeticException e) {
             throw malformed("shape overflows a 64-bit element count");
         }
-        if (count < 0 || offset < 0 || offset + count > total) {
+        if (count < 0 || offset < 0 || offset > total - count) { // no overflow: total >= 0, count >= 0
             throw malformed("chunk [" + offset + ", " + offset + "+" + count + ") outside tensor of " + total + " elements");
         }
         long dataBytes = (long) count * dtype.size();

@@ -26,7 +26,11 @@ public record ParamSpec(String name, long[] shape) {
                 throw new IllegalArgumentException("parameter " + name + " has dimension " + d + " in shape "
                         + Arrays.toString(shape) + "; every dimension must be >= 1");
             }
-            n = Math.multiplyExact(n, d);
+            if (n > Long.MAX_VALUE / d) { // the product would overflow a long: far above the limit
+                throw new IllegalArgumentException("parameter " + name + " has shape " + Arrays.toString(shape)
+                        + ", above the limit of " + MAX_ELEMENTS + " float32 elements (2 GiB)");
+            }
+            n *= d;
         }
         if (n > MAX_ELEMENTS) {
             throw new IllegalArgumentException("parameter " + name + " has " + n + " elements (" + (n * 4)

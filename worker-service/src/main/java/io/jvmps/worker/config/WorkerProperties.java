@@ -21,7 +21,7 @@ public class WorkerProperties {
     private ModelType model = ModelType.LENET5;
     /** Passes over the training set. */
     @Min(1)
-    private int epochs = 2;
+    private int epochs = 4;
     /** Samples per step on this worker. */
     @Min(1)
     private int batchSize = 64;

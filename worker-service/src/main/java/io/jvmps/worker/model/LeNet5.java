@@ -25,6 +25,9 @@ public final class LeNet5 extends SameDiffModel {
     public static final int CLASSES = 10;
 
     private static final int SIDE = 28;
+    /** Mean and standard deviation of MNIST training pixels in [0, 1]: inputs are standardised in the graph. */
+    private static final double PIXEL_MEAN = 0.1307;
+    private static final double PIXEL_STD = 0.3081;
 
     /** Builds the graph with parameters from {@code initialParams(0)}. */
     public LeNet5() {
@@ -56,7 +59,7 @@ public final class LeNet5 extends SameDiffModel {
     }
 
     private static SDVariable logits(SameDiff sd, SDVariable input, Map<String, SDVariable> p) {
-        SDVariable x = input.reshape(-1, 1, SIDE, SIDE);
+        SDVariable x = input.sub(PIXEL_MEAN).div(PIXEL_STD).reshape(-1, 1, SIDE, SIDE);
         x = sd.nn().relu(sd.cnn().conv2d(x, p.get("conv1_W"), p.get("conv1_b"), conv(PaddingMode.SAME)), 0);
         x = sd.cnn().maxPooling2d(x, pool());
         x = sd.nn().relu(sd.cnn().conv2d(x, p.get("conv2_W"), p.get("conv2_b"), conv(PaddingMode.VALID)), 0);

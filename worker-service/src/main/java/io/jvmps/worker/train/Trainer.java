@@ -41,8 +41,12 @@ public class Trainer {
      * @param lastLoss       loss of the last batch
      * @param seconds        wall time of the loop
      * @param samples        samples this worker trained on
+     * @param pullSeconds    time spent pulling (including waiting for the other workers in sync mode)
+     * @param computeSeconds time spent in forward/backward
+     * @param pushSeconds    time spent pushing
      */
-    public record Summary(long steps, double lastLoss, double seconds, long samples) {
+    public record Summary(long steps, double lastLoss, double seconds, long samples, double pullSeconds,
+                          double computeSeconds, double pushSeconds) {
         /** @return samples per second */
         public double samplesPerSecond() {
             return seconds > 0 ? samples / seconds : 0;
@@ -96,6 +100,9 @@ public class Trainer {
         long start = clock.millis();
         long windowStart = start;
         long windowSamples = 0;
+        long pullNanos = 0;
+        long computeNanos = 0;
+        long pushNanos = 0;
         outer:
         for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
             EpochBatches batches = batches(epoch);
@@ -103,10 +110,17 @@ public class Trainer {
                 if (global >= total) {
                     break outer;
                 }
+                long t0 = System.nanoTime();
                 pullIntoModel(global);
+                long t1 = System.nanoTime();
                 LabeledData batch = train.gather(batches.batchIndices(step));
                 StepResult result = model.gradients(batch.features(), batch.labels());
+                long t2 = System.nanoTime();
                 client.push(global, ordered(result));
+                long t3 = System.nanoTime();
+                pullNanos += t1 - t0;
+                computeNanos += t2 - t1;
+                pushNanos += t3 - t2;
                 global++;
                 loss = result.loss();
                 samples += batch.size();
@@ -122,7 +136,7 @@ public class Trainer {
         }
         pullIntoModel(global);
         double seconds = (clock.millis() - start) / 1000.0;
-        return new Summary(global, loss, seconds, samples);
+        return new Summary(global, loss, seconds, samples, pullNanos / 1e9, computeNanos / 1e9, pushNanos / 1e9);
     }
 
     private void report(int epoch, int step, long global, long total, double loss, double rate) {

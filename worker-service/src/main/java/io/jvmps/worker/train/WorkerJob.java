@@ -74,9 +74,10 @@ public class WorkerJob {
                         reg.rank(), workers, state, progress, reg.nodeId(), clock);
                 state.phase(TrainingState.Phase.TRAINING);
                 Trainer.Summary summary = trainer.run();
-                log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s), "
-                                + "pushed %d bytes, pulled %d bytes", summary.steps(), summary.seconds(),
-                        summary.samplesPerSecond(), client.bytesPushed(), client.bytesPulled()));
+                log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s; "
+                                + "pull+wait %.1f s, compute %.1f s, push %.1f s), pushed %d bytes, pulled %d bytes",
+                        summary.steps(), summary.seconds(), summary.samplesPerSecond(), summary.pullSeconds(),
+                        summary.computeSeconds(), summary.pushSeconds(), client.bytesPushed(), client.bytesPulled()));
                 state.phase(TrainingState.Phase.EVALUATING);
                 evaluate(model, data.test(), reg, workers, summary);
                 new ParameterExporter(props.getOutputDir()).export(reg.rank(), model);

@@ -1,0 +1,77 @@
+package io.jvmps.cluster;
+
+import io.jvmps.worker.data.LabeledData;
+import io.jvmps.worker.data.MnistDataset;
+import io.jvmps.worker.data.MnistSplit;
+import io.jvmps.worker.model.ModelType;
+import io.jvmps.worker.model.TrainableModel;
+import io.jvmps.worker.model.baseline.EpochReport;
+import io.jvmps.worker.model.baseline.LocalOptimizerType;
+import io.jvmps.worker.model.baseline.LocalSgdTrainer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * LeNet-5 training throughput (images/s): 2 servers + 2 workers in sync mode against the same
+ * SameDiff model trained in one process without a PS, same images, same per-step batch.
+ */
+@Tag("benchmark")
+class LeNetThroughputBenchmark {
+    private static final int IMAGES = 12_800;
+    private static final int BATCH = 64;
+    private static final Pattern FINISHED = Pattern.compile(
+            "Training finished: (\\d+) steps in ([0-9.]+) s \\(([0-9.]+) samples/s");
+
+    @Test
+    void psThroughputAgainstSingleProcess() throws Exception {
+        Path data = Path.of(System.getProperty("ps.repo.dir", "..")).resolve("data/mnist").toAbsolutePath();
+        double local = localImagesPerSecond(data);
+        double ps = clusterImagesPerSecond(data);
+        BenchmarkReport.record(String.format(Locale.ROOT,
+                "LeNet-5 batch %d on %d images: PS (2 servers, 2 workers, sync) %.0f images/s, single process "
+                        + "without PS %.0f images/s, ratio %.2f", BATCH, IMAGES, ps, local, ps / local));
+        assertThat(ps).isPositive();
+    }
+
+    private static double localImagesPerSecond(Path data) {
+        LabeledData train = MnistDataset.load(data, MnistSplit.TRAIN, IMAGES);
+        TrainableModel model = ModelType.LENET5.create(784, 10);
+        LocalSgdTrainer trainer = new LocalSgdTrainer(model, LocalOptimizerType.ADAM.create(1e-3), BATCH, 42, 42,
+                Clock.systemUTC());
+        trainer.trainEpoch(train.rows(0, BATCH * 10), 0); // warm-up: graph build and JIT
+        EpochReport report = trainer.trainEpoch(train, 1);
+        return report.samplesPerSecond();
+    }
+
+    private static double clusterImagesPerSecond(Path data) throws Exception {
+        try (LocalCluster cluster = new LocalCluster("lenet-throughput")) {
+            cluster.startScheduler(2, 2);
+            for (int s = 0; s < 2; s++) {
+                cluster.startServer(s, 2, 2);
+            }
+            NodeProcess[] workers = new NodeProcess[2];
+            for (int w = 0; w < 2; w++) {
+                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.data-path=" + data,
+                        "--ps.worker.train-limit=" + IMAGES, "--ps.worker.test-limit=1000", "--ps.worker.epochs=1",
+                        "--ps.worker.batch-size=" + BATCH, "--ps.worker.log-interval=50");
+            }
+            double total = 0;
+            for (NodeProcess worker : workers) {
+                assertThat(worker.awaitExit(Duration.ofMinutes(10))).as(worker.tail()).isZero();
+                Matcher m = FINISHED.matcher(worker.logText());
+                assertThat(m.find()).as(worker.tail()).isTrue();
+                total += Double.parseDouble(m.group(3));
+            }
+            return total;
+        }
+    }
+}
