@@ -10,8 +10,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
 /**
- * The worker: registers with the scheduler, trains against the servers, reports, and exits with
- * 0 on success or 1 on failure (unless {@code ps.worker.exit-on-finish=false}).
+ * The worker: once the application is up (status and health endpoints serving), trains on a
+ * thread of its own against the servers, reports, and exits with 0 on success or 1 on failure
+ * (unless {@code ps.worker.exit-on-finish=false}).
  */
 @SpringBootApplication
 public class WorkerApplication {
@@ -24,11 +25,14 @@ public class WorkerApplication {
     ApplicationRunner trainOnStart(WorkerJob job, WorkerProperties props, Environment env,
                                    ConfigurableApplicationContext context) {
         return args -> {
-            int code = job.run(env.getProperty("local.server.port", Integer.class, 0));
-            if (props.isExitOnFinish()) {
-                int exit = SpringApplication.exit(context, () -> code);
-                System.exit(exit);
-            }
+            Thread training = new Thread(() -> {
+                int code = job.run(env.getProperty("local.server.port", Integer.class, 0));
+                if (props.isExitOnFinish()) {
+                    System.exit(SpringApplication.exit(context, () -> code));
+                }
+            }, "training");
+            training.setDaemon(true);
+            training.start();
         };
     }
 }

@@ -1,0 +1,54 @@
+package io.jvmps.worker.config;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bad worker settings stop start-up with a message naming the property. */
+class WorkerPropertiesValidationTest {
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties({WorkerProperties.class, ClusterProperties.class})
+    static class Props {
+    }
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
+            .withUserConfiguration(Props.class);
+
+    @Test
+    void defaultsAreAccepted() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed();
+            WorkerProperties props = context.getBean(WorkerProperties.class);
+            assertThat(props.getEpochs()).isEqualTo(4);
+            assertThat(props.getBatchSize()).isEqualTo(64);
+            assertThat(props.getServerWaitInterval()).hasSeconds(3);
+        });
+    }
+
+    @Test
+    void zeroBatchSizeIsRejectedNamingTheProperty() {
+        runner.withPropertyValues("ps.worker.batch-size=0").run(context ->
+                assertThat(context).getFailure().rootCause().hasMessageContaining("ps.worker.batchSize")
+                        .hasMessageContaining("must be greater than or equal to 1"));
+    }
+
+    @Test
+    void unknownModelIsRejectedListingTheAcceptedValues() {
+        runner.withPropertyValues("ps.worker.model=RESNET").run(context ->
+                assertThat(context).getFailure().hasStackTraceContaining("ps.worker.model")
+                        .hasStackTraceContaining("RESNET"));
+    }
+
+    @Test
+    void schedulerPortOutOfRangeIsRejected() {
+        runner.withPropertyValues("ps.scheduler.port=70000").run(context ->
+                assertThat(context).getFailure().rootCause().hasMessageContaining("ps.scheduler.port"));
+    }
+}

@@ -1,0 +1,38 @@
+package io.jvmps.worker.web;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * The worker's REST surface while it is still looking for its scheduler: status says so, and
+ * health and Prometheus answer.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "ps.scheduler.port=1", "ps.worker.exit-on-finish=false", "ps.worker.server-wait-timeout=1h"})
+@AutoConfigureWebTestClient
+class WorkerEndpointsTest {
+
+    @Autowired
+    WebTestClient http;
+
+    @Test
+    void statusReportsTheStartingPhaseBeforeRegistration() {
+        http.get().uri("/api/v1/status").exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.phase").isEqualTo("STARTING")
+                .jsonPath("$.rank").isEqualTo(-1)
+                .jsonPath("$.globalStep").isEqualTo(0);
+    }
+
+    @Test
+    void healthAndPrometheusAnswer() {
+        http.get().uri("/actuator/health").exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.status").isEqualTo("UP");
+        http.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
+        http.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
+    }
+}
