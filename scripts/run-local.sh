@@ -109,35 +109,50 @@ alive() {
     kill -0 "$1" 2>/dev/null
 }
 
-# stop_nodes: TERM every JVM still running, wait up to STOP_GRACE_SECONDS, then KILL the rest;
-# finally let the prefixers drain. Safe to call more than once.
-stop_nodes() {
-    [[ $cleaned -eq 0 ]] || return 0
-    cleaned=1
+# stop_group PID...: TERM the given JVMs that still run, wait up to STOP_GRACE_SECONDS, then KILL.
+stop_group() {
     local pid running=() deadline
-    for pid in "${node_pids[@]}"; do
+    for pid in "$@"; do
         if alive "$pid"; then
             running+=("$pid")
         fi
     done
-    if [[ ${#running[@]} -gt 0 ]]; then
-        echo "run-local: stopping ${#running[@]} node(s)..."
-        kill -TERM "${running[@]}" 2>/dev/null || true
-        deadline=$((SECONDS + STOP_GRACE_SECONDS))
-        while [[ $SECONDS -lt $deadline ]]; do
-            running=()
-            for pid in "${node_pids[@]}"; do
-                if alive "$pid"; then
-                    running+=("$pid")
-                fi
-            done
-            [[ ${#running[@]} -gt 0 ]] || break
-            sleep 0.2
+    [[ ${#running[@]} -gt 0 ]] || return 0
+    kill -TERM "${running[@]}" 2>/dev/null || true
+    deadline=$((SECONDS + STOP_GRACE_SECONDS))
+    while [[ $SECONDS -lt $deadline ]]; do
+        running=()
+        for pid in "$@"; do
+            if alive "$pid"; then
+                running+=("$pid")
+            fi
         done
-        for pid in "${running[@]}"; do
-            echo "run-local: ${node_name[$pid]} (pid $pid) ignored TERM for ${STOP_GRACE_SECONDS}s; killing it" >&2
-            kill -KILL "$pid" 2>/dev/null || true
-        done
+        [[ ${#running[@]} -gt 0 ]] || break
+        sleep 0.2
+    done
+    for pid in "${running[@]}"; do
+        echo "run-local: ${node_name[$pid]} (pid $pid) ignored TERM for ${STOP_GRACE_SECONDS}s; killing it" >&2
+        kill -KILL "$pid" 2>/dev/null || true
+    done
+}
+
+# stop_nodes: stop servers and workers first, the scheduler (started first) last, so that nodes
+# can still tell it they leave; finally let the prefixers drain. Safe to call more than once.
+stop_nodes() {
+    [[ $cleaned -eq 0 ]] || return 0
+    cleaned=1
+    local pid count=0 deadline
+    for pid in "${node_pids[@]}"; do
+        if alive "$pid"; then
+            count=$((count + 1))
+        fi
+    done
+    if [[ $count -gt 0 ]]; then
+        echo "run-local: stopping $count node(s)..."
+        if [[ ${#node_pids[@]} -gt 1 ]]; then
+            stop_group "${node_pids[@]:1}"
+        fi
+        stop_group "${node_pids[0]}"
     fi
     for pid in "${node_pids[@]}"; do
         wait "$pid" 2>/dev/null || true

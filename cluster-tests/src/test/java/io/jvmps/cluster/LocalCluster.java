@@ -59,8 +59,10 @@ final class LocalCluster implements AutoCloseable {
 
     private List<String> withCluster(int servers, int workers, String... args) {
         List<String> all = new ArrayList<>(List.of("--ps.cluster.server-num=" + servers,
-                "--ps.cluster.worker-num=" + workers, "--ps.scheduler.host=127.0.0.1",
-                "--ps.scheduler.port=" + schedulerPort));
+                "--ps.cluster.worker-num=" + workers));
+        if (schedulerPort > 0) {
+            all.addAll(List.of("--ps.scheduler.host=127.0.0.1", "--ps.scheduler.port=" + schedulerPort));
+        }
         all.addAll(List.of(args));
         return all;
     }

@@ -79,15 +79,22 @@ class TransportBenchmark {
                 INDArray[] pulled = {Nd4j.create(DataType.FLOAT, ELEMENTS)};
                 client.init(values);
                 double[] rates = new double[ROUNDS];
+                double[] pushMillis = new double[ROUNDS];
+                double[] pullMillis = new double[ROUNDS];
                 for (int round = 0; round < WARMUP + ROUNDS; round++) {
                     long start = System.nanoTime();
                     client.push(round, gradient);
+                    long pushed = System.nanoTime();
                     client.pull(round + 1, pulled);
-                    double seconds = (System.nanoTime() - start) / 1e9;
+                    long end = System.nanoTime();
                     if (round >= WARMUP) {
-                        rates[round - WARMUP] = 2.0 * ELEMENTS * 4 / 1e6 / seconds;
+                        rates[round - WARMUP] = 2.0 * ELEMENTS * 4 / 1e6 / ((end - start) / 1e9);
+                        pushMillis[round - WARMUP] = (pushed - start) / 1e6;
+                        pullMillis[round - WARMUP] = (end - pushed) / 1e6;
                     }
                 }
+                BenchmarkReport.record(String.format(Locale.ROOT, "40 MB push %.1f ms, pull %.1f ms (medians)",
+                        BenchmarkReport.median(pushMillis), BenchmarkReport.median(pullMillis)));
                 return BenchmarkReport.median(rates);
             }
         }

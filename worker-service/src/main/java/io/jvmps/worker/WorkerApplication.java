@@ -1,6 +1,7 @@
 package io.jvmps.worker;
 
 import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.train.TrainingThread;
 import io.jvmps.worker.train.WorkerJob;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
@@ -22,17 +23,12 @@ public class WorkerApplication {
     }
 
     @Bean
-    ApplicationRunner trainOnStart(WorkerJob job, WorkerProperties props, Environment env,
-                                   ConfigurableApplicationContext context) {
-        return args -> {
-            Thread training = new Thread(() -> {
-                int code = job.run(env.getProperty("local.server.port", Integer.class, 0));
-                if (props.isExitOnFinish()) {
-                    System.exit(SpringApplication.exit(context, () -> code));
-                }
-            }, "training");
-            training.setDaemon(true);
-            training.start();
-        };
+    TrainingThread trainingThread(WorkerJob job, WorkerProperties props) {
+        return new TrainingThread(job, props);
+    }
+
+    @Bean
+    ApplicationRunner trainOnStart(TrainingThread training, Environment env, ConfigurableApplicationContext context) {
+        return args -> training.start(env.getProperty("local.server.port", Integer.class, 0), context);
     }
 }

@@ -16,6 +16,8 @@ public final class Routes {
     public static final String DENSE_PUSH = "ps.v1.dense.push";
     /** Pulls dense slices once they have reached a minimum version. */
     public static final String DENSE_PULL = "ps.v1.dense.pull";
+    /** The servers' training semantics as a {@link ServerDescription} (JSON), request-response. */
+    public static final String SERVER_DESCRIBE = "ps.v1.describe";
     /** A server's status as JSON (slices, bytes, versions, optimizer). */
     public static final String SERVER_STATUS = "ps.v1.status";
 

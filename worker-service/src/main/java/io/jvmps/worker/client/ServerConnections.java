@@ -1,7 +1,10 @@
 package io.jvmps.worker.client;
 
 import io.jvmps.common.cluster.NodeInfo;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.Routes;
+import io.jvmps.common.protocol.ServerDescription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.messaging.rsocket.RSocketRequester;
@@ -76,6 +79,28 @@ public class ServerConnections implements AutoCloseable {
             }
         }
         return failed;
+    }
+
+    /**
+     * Asks every server for its training semantics and checks they all agree.
+     *
+     * @param timeout per server
+     * @return the semantics (of server 0; all are equal)
+     * @throws PsException INVALID_ARGUMENT naming the servers that disagree
+     */
+    public ServerDescription describe(Duration timeout) {
+        List<ServerDescription> all = new ArrayList<>();
+        for (int r = 0; r < servers.size(); r++) {
+            all.add(requesters.get(r).route(Routes.SERVER_DESCRIBE).retrieveMono(ServerDescription.class)
+                    .block(timeout));
+        }
+        for (ServerDescription d : all) {
+            if (!d.sameSemantics(all.get(0))) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers disagree on the training semantics: "
+                        + all.get(0) + " vs " + d);
+            }
+        }
+        return all.get(0);
     }
 
     @Override

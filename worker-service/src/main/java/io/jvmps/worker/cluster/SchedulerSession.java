@@ -73,6 +73,9 @@ public class SchedulerSession implements AutoCloseable {
                         props.getNode().getHeartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
                 return registration;
             } catch (PsException e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new PsException(ErrorCode.NOT_READY, "interrupted while registering: " + e.detail());
+                }
                 if (e.code() != ErrorCode.NOT_READY || !clock.instant().isBefore(deadline)) {
                     throw e.code() == ErrorCode.NOT_READY
                             ? new PsException(ErrorCode.TIMEOUT, "scheduler at " + client.base()

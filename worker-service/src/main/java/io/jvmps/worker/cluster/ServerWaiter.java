@@ -61,6 +61,9 @@ public class ServerWaiter {
                 }
                 missing = "unreachable endpoints " + unreachable;
             }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new PsException(ErrorCode.NOT_READY, "interrupted while waiting for servers: " + missing);
+            }
             if (!clock.instant().plus(interval).isBefore(deadline)) {
                 throw new PsException(ErrorCode.TIMEOUT, "servers not ready after " + timeout + ": " + missing);
             }

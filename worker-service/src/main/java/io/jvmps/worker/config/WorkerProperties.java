@@ -56,6 +56,12 @@ public class WorkerProperties {
     /** Data set: MNIST IDX files, or a seeded synthetic set for tests. */
     @NotNull
     private DataSource data = DataSource.MNIST;
+    /**
+     * Extra pause per training step. For benchmarks and tests that need a slow worker (e.g. to show
+     * what ASYNC and SSP buy over SYNC); leave at zero otherwise.
+     */
+    @NotNull
+    private Duration stepDelay = Duration.ZERO;
     /** Exit the JVM when training ends (false keeps the app up, for tests and inspection). */
     private boolean exitOnFinish = true;
 
@@ -185,6 +191,14 @@ public class WorkerProperties {
 
     public void setData(DataSource data) {
         this.data = data;
+    }
+
+    public Duration getStepDelay() {
+        return stepDelay;
+    }
+
+    public void setStepDelay(Duration stepDelay) {
+        this.stepDelay = stepDelay;
     }
 
     public boolean isExitOnFinish() {

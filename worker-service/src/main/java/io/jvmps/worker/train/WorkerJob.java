@@ -1,7 +1,10 @@
 package io.jvmps.worker.train;
 
 import io.jvmps.common.cluster.NodeInfo;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ResultReport;
+import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.common.protocol.RegisterResponse;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.worker.client.PsClient;
@@ -65,15 +68,24 @@ public class WorkerJob {
                 log.info("Worker rank {} of {}: {} training samples, {} test samples, model {} with {} parameters in {}",
                         reg.rank(), workers, data.train().size(), data.test().size(), props.getModel(),
                         model.params().stream().mapToLong(p -> p.elements()).sum(), shardMap);
+                ServerDescription semantics = connections.describe(props.getServerWaitInterval().plusSeconds(10));
+                if (semantics.workers() != workers) {
+                    throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers expect " + semantics.workers()
+                            + " workers but the scheduler's job has " + workers);
+                }
+                log.info("Training in {} mode: {}", semantics.mode(), semantics);
                 PsClient client = new PsClient(connections, shardMap, reg.rank(), props.getRequestTimeout(),
                         io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
                 state.phase(TrainingState.Phase.INITIALIZING);
                 new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
-                Trainer trainer = new Trainer(model, client, data.train(), new Trainer.Settings(props.getEpochs(),
-                        props.getBatchSize(), props.getSeed(), props.getLogInterval(), props.getMaxSteps()),
-                        reg.rank(), workers, state, progress, reg.nodeId(), clock);
+                LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
+                        props.getLogInterval(), props.getMaxSteps(), props.getStepDelay());
+                StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
+                        props.getLogInterval());
+                TrainingLoop loop = TrainingLoops.create(semantics, model, client, data.train(), settings,
+                        reg.rank(), reporter);
                 state.phase(TrainingState.Phase.TRAINING);
-                Trainer.Summary summary = trainer.run();
+                TrainingSummary summary = loop.run();
                 log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s; "
                                 + "pull+wait %.1f s, compute %.1f s, push %.1f s), pushed %d bytes, pulled %d bytes",
                         summary.steps(), summary.seconds(), summary.samplesPerSecond(), summary.pullSeconds(),
@@ -113,7 +125,7 @@ public class WorkerJob {
     }
 
     private void evaluate(TrainableModel model, LabeledData test, RegisterResponse reg, int workers,
-                          Trainer.Summary summary) {
+                          TrainingSummary summary) {
         IndexRange range = EpochBatches.shardRange(test.size(), workers, reg.rank());
         int from = range.from();
         int to = range.to();

@@ -1,0 +1,133 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.worker.client.PsClient;
+import io.jvmps.worker.data.EpochBatches;
+import io.jvmps.worker.data.LabeledData;
+import io.jvmps.worker.model.StepResult;
+import io.jvmps.worker.model.TrainableModel;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * GEO-SGD (Paddle's geo mode): the worker trains a local copy with plain SGD and, every
+ * {@code interval} steps (and once at the end), pushes the change since its last pull divided by
+ * the number of workers; servers add these deltas, and the worker pulls the fresh global copy and
+ * goes on from it. Pushes carry the sync round as their step. The last pull waits until every
+ * worker's final delta has been added (server version = workers x rounds), so all workers end on
+ * the same parameters.
+ */
+public class GeoLoop implements TrainingLoop {
+    private final TrainableModel model;
+    private final PsClient client;
+    private final LabeledData train;
+    private final LoopSettings settings;
+    private final int rank;
+    private final int workers;
+    private final StepReporter reporter;
+    private final int interval;
+    private final double learningRate;
+    private final ModelParameters shared;
+
+    GeoLoop(TrainableModel model, PsClient client, LabeledData train, LoopSettings settings, int rank, int workers,
+            StepReporter reporter, int interval, double learningRate) {
+        if (interval < 1) {
+            throw new IllegalArgumentException("GEO interval must be >= 1, got " + interval);
+        }
+        this.model = model;
+        this.client = client;
+        this.train = train;
+        this.settings = settings;
+        this.rank = rank;
+        this.workers = workers;
+        this.reporter = reporter;
+        this.interval = interval;
+        this.learningRate = learningRate;
+        this.shared = new ModelParameters(model);
+    }
+
+    @Override
+    public long totalSteps() {
+        return Steps.total(train.size(), workers, rank, settings);
+    }
+
+    /** @return delta pushes each worker makes: one per {@code interval} steps, rounded up */
+    long rounds() {
+        return (totalSteps() + interval - 1) / interval;
+    }
+
+    @Override
+    public TrainingSummary run() {
+        long total = totalSteps();
+        long global = 0;
+        long samples = 0;
+        long round = 0;
+        double loss = Double.NaN;
+        long start = System.nanoTime();
+        long pullNanos = 0;
+        long computeNanos = 0;
+        long pushNanos = 0;
+        long t0 = System.nanoTime();
+        shared.pullIntoModel(client, 0);
+        INDArray[] local = copy(shared.values());
+        pullNanos += System.nanoTime() - t0;
+        outer:
+        for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
+            EpochBatches batches = Steps.batches(train.size(), workers, rank, settings, epoch);
+            for (int step = 0; step < batches.stepsPerEpoch(); step++) {
+                if (global >= total) {
+                    break outer;
+                }
+                long t1 = System.nanoTime();
+                LabeledData batch = train.gather(batches.batchIndices(step));
+                StepResult result = model.gradients(batch.features(), batch.labels());
+                INDArray[] grads = shared.gradients(result);
+                for (int p = 0; p < local.length; p++) {
+                    local[p].subi(grads[p].reshape(local[p].shape()).mul(learningRate));
+                }
+                writeIntoModel(local);
+                Steps.delay(settings);
+                computeNanos += System.nanoTime() - t1;
+                global++;
+                loss = result.loss();
+                samples += batch.size();
+                if (global % interval == 0 || global == total) {
+                    long t2 = System.nanoTime();
+                    client.push(round, deltas(local));
+                    round++;
+                    long t3 = System.nanoTime();
+                    long waitFor = global == total ? (long) workers * rounds() : 0;
+                    shared.pullIntoModel(client, waitFor);
+                    local = copy(shared.values());
+                    long t4 = System.nanoTime();
+                    pushNanos += t3 - t2;
+                    pullNanos += t4 - t3;
+                }
+                reporter.stepDone(epoch, step, global, total, loss, batch.size());
+            }
+        }
+        return new TrainingSummary(global, loss, (System.nanoTime() - start) / 1e9, samples, pullNanos / 1e9,
+                computeNanos / 1e9, pushNanos / 1e9);
+    }
+
+    private INDArray[] deltas(INDArray[] local) {
+        INDArray[] base = shared.values();
+        INDArray[] deltas = new INDArray[local.length];
+        for (int p = 0; p < local.length; p++) {
+            deltas[p] = local[p].sub(base[p]).divi(workers);
+        }
+        return deltas;
+    }
+
+    private void writeIntoModel(INDArray[] local) {
+        for (int p = 0; p < local.length; p++) {
+            model.setParam(model.params().get(p).name(), local[p]);
+        }
+    }
+
+    private static INDArray[] copy(INDArray[] arrays) {
+        INDArray[] copies = new INDArray[arrays.length];
+        for (int p = 0; p < arrays.length; p++) {
+            copies[p] = arrays[p].dup('c');
+        }
+        return copies;
+    }
+}

@@ -1,0 +1,16 @@
+package io.jvmps.worker.train;
+
+import java.time.Duration;
+
+/**
+ * Settings every training loop shares.
+ *
+ * @param epochs      passes over the data
+ * @param batchSize   samples per step on this worker
+ * @param seed        shuffling seed, same on every worker
+ * @param logInterval log every this many steps
+ * @param maxSteps    stop after this many steps in total (0 = no limit)
+ * @param stepDelay   extra pause per step (benchmarks of slow workers only; zero otherwise)
+ */
+public record LoopSettings(int epochs, int batchSize, long seed, int logInterval, int maxSteps, Duration stepDelay) {
+}

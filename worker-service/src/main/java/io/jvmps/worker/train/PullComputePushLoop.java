@@ -1,0 +1,82 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.worker.client.PsClient;
+import io.jvmps.worker.data.EpochBatches;
+import io.jvmps.worker.data.LabeledData;
+import io.jvmps.worker.model.StepResult;
+import io.jvmps.worker.model.TrainableModel;
+
+
+/**
+ * The loop of the SYNC, ASYNC and SSP modes: for every step t, pull the parameters (asking for
+ * version t; the server's consistency policy decides what that waits for), compute gradients on
+ * this worker's batch, push them for step t. Every worker runs the same number of steps with
+ * batches of equal size ({@link EpochBatches}), which is what synchronous SGD needs.
+ */
+public class PullComputePushLoop implements TrainingLoop {
+    private final TrainableModel model;
+    private final PsClient client;
+    private final LabeledData train;
+    private final LoopSettings settings;
+    private final int rank;
+    private final int workers;
+    private final StepReporter reporter;
+    private final ModelParameters params;
+
+    PullComputePushLoop(TrainableModel model, PsClient client, LabeledData train, LoopSettings settings, int rank,
+                        int workers, StepReporter reporter) {
+        this.model = model;
+        this.client = client;
+        this.train = train;
+        this.settings = settings;
+        this.rank = rank;
+        this.workers = workers;
+        this.reporter = reporter;
+        this.params = new ModelParameters(model);
+    }
+
+    @Override
+    public long totalSteps() {
+        return Steps.total(train.size(), workers, rank, settings);
+    }
+
+    @Override
+    public TrainingSummary run() {
+        long total = totalSteps();
+        long global = 0;
+        long samples = 0;
+        double loss = Double.NaN;
+        long start = System.nanoTime();
+        long pullNanos = 0;
+        long computeNanos = 0;
+        long pushNanos = 0;
+        outer:
+        for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
+            EpochBatches batches = Steps.batches(train.size(), workers, rank, settings, epoch);
+            for (int step = 0; step < batches.stepsPerEpoch(); step++) {
+                if (global >= total) {
+                    break outer;
+                }
+                long t0 = System.nanoTime();
+                params.pullIntoModel(client, global);
+                long t1 = System.nanoTime();
+                LabeledData batch = train.gather(batches.batchIndices(step));
+                StepResult result = model.gradients(batch.features(), batch.labels());
+                Steps.delay(settings);
+                long t2 = System.nanoTime();
+                client.push(global, params.gradients(result));
+                long t3 = System.nanoTime();
+                pullNanos += t1 - t0;
+                computeNanos += t2 - t1;
+                pushNanos += t3 - t2;
+                global++;
+                loss = result.loss();
+                samples += batch.size();
+                reporter.stepDone(epoch, step, global, total, loss, batch.size());
+            }
+        }
+        params.pullIntoModel(client, global);
+        return new TrainingSummary(global, loss, (System.nanoTime() - start) / 1e9, samples, pullNanos / 1e9,
+                computeNanos / 1e9, pushNanos / 1e9);
+    }
+}

@@ -1,0 +1,62 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.common.protocol.ProgressReport;
+import io.jvmps.worker.client.PsClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.Locale;
+
+/**
+ * Logs {@code epoch: E step: S, loss is L} every {@code logInterval} steps (and the first and last
+ * step), updates the live {@link TrainingState} and sends a progress report to the scheduler.
+ * Not thread-safe: owned by the training thread.
+ */
+final class StepReporter {
+    private static final Logger log = LoggerFactory.getLogger(StepReporter.class);
+
+    private final TrainingState state;
+    private final ProgressReporter progress;
+    private final PsClient client;
+    private final String nodeId;
+    private final Clock clock;
+    private final int logInterval;
+    private long windowStart;
+    private long windowSamples;
+
+    StepReporter(TrainingState state, ProgressReporter progress, PsClient client, String nodeId, Clock clock,
+                 int logInterval) {
+        this.state = state;
+        this.progress = progress;
+        this.client = client;
+        this.nodeId = nodeId;
+        this.clock = clock;
+        this.logInterval = logInterval;
+        this.windowStart = clock.millis();
+    }
+
+    /**
+     * @param epoch   1-based epoch
+     * @param step    0-based step within the epoch
+     * @param global  steps completed in total (including this one)
+     * @param total   steps the job runs
+     * @param loss    this step's loss
+     * @param samples samples in this step's batch
+     */
+    void stepDone(int epoch, int step, long global, long total, double loss, int samples) {
+        windowSamples += samples;
+        if (step != 0 && (step + 1) % logInterval != 0 && global != total) {
+            return;
+        }
+        long now = clock.millis();
+        double rate = now > windowStart ? windowSamples * 1000.0 / (now - windowStart) : 0;
+        windowStart = now;
+        windowSamples = 0;
+        log.info(String.format(Locale.ROOT, "epoch: %d step: %d, loss is %.6f", epoch, step + 1, loss));
+        state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.TRAINING, s.rank(), s.nodeId(), epoch,
+                step + 1, global, total, loss, rate, client.bytesPushed(), client.bytesPulled(), s.accuracy(),
+                s.error()));
+        progress.report(new ProgressReport(nodeId, epoch, step + 1, global, loss, rate));
+    }
+}

@@ -1,0 +1,28 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.worker.data.EpochBatches;
+
+import java.util.concurrent.locks.LockSupport;
+
+/** Step arithmetic every loop shares: the batch schedule, the step budget, the benchmark delay. */
+final class Steps {
+    private Steps() {
+    }
+
+    static EpochBatches batches(int samples, int workers, int rank, LoopSettings settings, int epoch) {
+        return new EpochBatches(samples, workers, rank, settings.batchSize(), settings.seed(), epoch);
+    }
+
+    /** @return steps per epoch times epochs, capped by {@code maxSteps} when set */
+    static long total(int samples, int workers, int rank, LoopSettings settings) {
+        long total = (long) batches(samples, workers, rank, settings, 1).stepsPerEpoch() * settings.epochs();
+        return settings.maxSteps() > 0 ? Math.min(total, settings.maxSteps()) : total;
+    }
+
+    /** Pauses for the configured per-step delay (benchmarks of slow workers; zero by default). */
+    static void delay(LoopSettings settings) {
+        if (!settings.stepDelay().isZero()) {
+            LockSupport.parkNanos(settings.stepDelay().toNanos());
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.worker.config.WorkerProperties;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Runs the {@link WorkerJob} on a thread of its own once the application is up, so status and
+ * health answer during training; then exits the JVM with the job's code (0 success, 1 failure)
+ * unless {@code ps.worker.exit-on-finish=false}. The thread is not a daemon: the JVM cannot end
+ * before the job decided the exit code. Closing the context interrupts it.
+ */
+public class TrainingThread implements DisposableBean {
+    private final WorkerJob job;
+    private final WorkerProperties props;
+    private volatile Thread thread;
+
+    public TrainingThread(WorkerJob job, WorkerProperties props) {
+        this.job = job;
+        this.props = props;
+    }
+
+    /**
+     * @param httpPort this worker's HTTP port
+     * @param context  the application, closed before exiting
+     */
+    public void start(int httpPort, ConfigurableApplicationContext context) {
+        thread = new Thread(() -> {
+            int code = job.run(httpPort);
+            if (props.isExitOnFinish()) {
+                SpringApplication.exit(context, () -> code);
+                System.exit(code);
+            }
+        }, "training");
+        thread.start();
+    }
+
+    @Override
+    public void destroy() {
+        Thread t = thread;
+        if (t != null && t != Thread.currentThread()) {
+            t.interrupt();
+        }
+    }
+}
