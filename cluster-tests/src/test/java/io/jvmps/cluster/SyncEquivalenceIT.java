@@ -1,19 +1,10 @@
 package io.jvmps.cluster;
 
-import io.jvmps.common.sharding.ParamSpec;
-import io.jvmps.worker.data.EpochBatches;
-import io.jvmps.worker.data.LabeledData;
-import io.jvmps.worker.data.SyntheticData;
-import io.jvmps.worker.model.ModelType;
-import io.jvmps.worker.model.StepResult;
-import io.jvmps.worker.model.TrainableModel;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,45 +44,12 @@ class SyncEquivalenceIT {
                         .isZero();
             }
 
-            Map<String, INDArray> expected = referenceSgd();
+            Map<String, INDArray> expected = ReferenceSgd.train(SAMPLES, WORKERS, BATCH, SEED, STEPS, LR);
             for (int w = 0; w < WORKERS; w++) {
-                for (Map.Entry<String, INDArray> e : expected.entrySet()) {
-                    INDArray actual = Nd4j.createFromNpyFile(out.resolve("worker-" + w).resolve(e.getKey() + ".npy").toFile());
-                    double maxDiff = Math.abs(actual.reshape(e.getValue().shape()).sub(e.getValue()).maxNumber().doubleValue());
-                    double minDiff = Math.abs(actual.reshape(e.getValue().shape()).sub(e.getValue()).minNumber().doubleValue());
-                    assertThat(Math.max(maxDiff, minDiff)).as("worker %d parameter %s", w, e.getKey()).isLessThan(1e-5);
-                }
+                ReferenceSgd.assertWorkerParams(out, w, expected, 1e-5);
             }
             // The run really trained: parameters moved away from their initial values.
-            TrainableModel initial = ModelType.SOFTMAX.create(784, 10);
-            Map<String, INDArray> start = initial.initialParams(SEED);
-            String w0 = initial.params().get(0).name();
-            assertThat(expected.get(w0).sub(start.get(w0)).norm2Number().doubleValue()).isGreaterThan(1e-3);
+            assertThat(ReferenceSgd.distance(expected, ReferenceSgd.initial(SEED))).isGreaterThan(1e-3);
         }
-    }
-
-    /** Single-process SGD over the very batches the two workers use. */
-    private static Map<String, INDArray> referenceSgd() {
-        LabeledData data = SyntheticData.blobs(SAMPLES, 784, 10, 0.1, SEED, SEED);
-        TrainableModel model = ModelType.SOFTMAX.create(784, 10);
-        Map<String, INDArray> params = new HashMap<>();
-        model.initialParams(SEED).forEach((k, v) -> params.put(k, v.dup()));
-        int stepsPerEpoch = new EpochBatches(SAMPLES, WORKERS, 0, BATCH, SEED, 1).stepsPerEpoch();
-        for (int global = 0; global < STEPS; global++) {
-            int epoch = global / stepsPerEpoch + 1;
-            int step = global % stepsPerEpoch;
-            Map<String, INDArray> sum = new HashMap<>();
-            for (int r = 0; r < WORKERS; r++) {
-                params.forEach(model::setParam);
-                LabeledData batch = data.gather(new EpochBatches(SAMPLES, WORKERS, r, BATCH, SEED, epoch).batchIndices(step));
-                StepResult result = model.gradients(batch.features(), batch.labels());
-                result.gradients().forEach((k, g) -> sum.merge(k, g.dup(), INDArray::add));
-            }
-            for (ParamSpec spec : model.params()) {
-                INDArray avg = sum.get(spec.name()).div(WORKERS);
-                params.put(spec.name(), params.get(spec.name()).sub(avg.mul(LR)));
-            }
-        }
-        return params;
     }
 }

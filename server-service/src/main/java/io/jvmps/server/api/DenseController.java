@@ -95,7 +95,7 @@ public class DenseController {
             return Mono.error(new PsException(ErrorCode.INVALID_ARGUMENT, "minVersion must be >= 0, got "
                     + request.minVersion()));
         }
-        return policy.awaitReady(request.keys(), request.minVersion());
+        return policy.awaitReady(request.sender(), request.keys(), request.minVersion());
     }
 
     private int initLength(TensorChunk first) {

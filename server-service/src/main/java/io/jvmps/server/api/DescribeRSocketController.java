@@ -1,29 +1,30 @@
 package io.jvmps.server.api;
 
-import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.config.ClusterProperties;
-import io.jvmps.server.config.ConsistencyProperties;
 import io.jvmps.server.config.OptimizerProperties;
+import io.jvmps.server.consistency.ConsistencySettings;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.stereotype.Controller;
 
 /**
  * Route {@value Routes#SERVER_DESCRIBE} (request-response): the training semantics workers must
- * match (consistency mode and its parameters, optimizer), in the connection's data MIME type.
+ * match (consistency mode and its parameters, optimizer), in the connection's data MIME type. A
+ * parameter of another mode is sent as 0 (staleness only in SSP, the GEO interval and learning rate
+ * only in GEO).
  */
 @Controller
 public class DescribeRSocketController {
     private final ServerIdentity identity;
     private final ClusterProperties cluster;
-    private final ConsistencyProperties consistency;
+    private final ConsistencySettings consistency;
     private final OptimizerProperties optimizer;
 
     /** Wires the controller. */
     public DescribeRSocketController(ServerIdentity identity, ClusterProperties cluster,
-                                     ConsistencyProperties consistency, OptimizerProperties optimizer) {
+                                     ConsistencySettings consistency, OptimizerProperties optimizer) {
         this.identity = identity;
         this.cluster = cluster;
         this.consistency = consistency;
@@ -33,8 +34,8 @@ public class DescribeRSocketController {
     /** @return what this server does with pushes */
     @MessageMapping(Routes.SERVER_DESCRIBE)
     public ServerDescription describe() {
-        return new ServerDescription(identity.rank(), cluster.workerNum(),
-                ConsistencyMode.valueOf(consistency.mode().name()), 0, 0, 0.0, optimizer.type().name(),
-                optimizer.learningRate());
+        return new ServerDescription(identity.rank(), cluster.workerNum(), consistency.mode(),
+                consistency.staleness(), consistency.geoInterval(), consistency.geoLearningRate(),
+                optimizer.type().name(), optimizer.learningRate());
     }
 }

@@ -5,7 +5,9 @@ import io.jvmps.server.api.Frames;
 import io.jvmps.server.api.SliceStreamer;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.consistency.ConsistencyPolicy;
+import io.jvmps.server.consistency.ConsistencySettings;
 import io.jvmps.server.consistency.PolicyContext;
+import io.jvmps.server.consistency.PolicyFactory;
 import io.jvmps.server.monitor.ConsistencyMeters;
 import io.jvmps.server.monitor.ServerMetrics;
 import io.jvmps.server.monitor.StatusReporter;
@@ -46,12 +48,17 @@ public class ServerConfiguration {
     }
 
     @Bean
-    ConsistencyPolicy consistencyPolicy(ConsistencyProperties consistency, DenseStore store, Optimizer optimizer,
+    ConsistencySettings consistencySettings(ConsistencyProperties consistency) {
+        return consistency.settings();
+    }
+
+    @Bean
+    ConsistencyPolicy consistencyPolicy(ConsistencySettings consistency, DenseStore store, Optimizer optimizer,
                                         ClusterProperties cluster, PsServerProperties server) {
-        ConsistencyPolicy policy = consistency.mode()
-                .create(new PolicyContext(store, optimizer, cluster.workerNum(), server.pullTimeout()));
+        ConsistencyPolicy policy = PolicyFactory.create(consistency.mode(), new PolicyContext(store, optimizer,
+                cluster.workerNum(), server.pullTimeout(), consistency.staleness()));
         log.info("Parameter server: consistency {} over {} worker(s), optimizer {}, pull timeout {}",
-                policy.mode(), cluster.workerNum(), optimizer.describe(), server.pullTimeout());
+                consistency.describe(), cluster.workerNum(), optimizer.describe(), server.pullTimeout());
         return policy;
     }
 
@@ -68,8 +75,8 @@ public class ServerConfiguration {
 
     @Bean
     StatusReporter statusReporter(ServerIdentity identity, DenseStore store, ConsistencyPolicy policy,
-                                  Optimizer optimizer, ClusterProperties cluster) {
-        return new StatusReporter(identity, store, policy, optimizer, cluster.workerNum());
+                                  ConsistencySettings consistency, Optimizer optimizer, ClusterProperties cluster) {
+        return new StatusReporter(identity, store, policy, consistency, optimizer, cluster.workerNum());
     }
 
     @Bean

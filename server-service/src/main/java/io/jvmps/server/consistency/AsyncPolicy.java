@@ -1,5 +1,6 @@
 package io.jvmps.server.consistency;
 
+import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.server.store.DenseSlice;
 import reactor.core.publisher.Mono;
 
@@ -44,7 +45,7 @@ public final class AsyncPolicy implements ConsistencyPolicy {
     }
 
     @Override
-    public Mono<List<DenseSlice>> awaitReady(long[] keys, long minVersion) {
+    public Mono<List<DenseSlice>> awaitReady(int sender, long[] keys, long minVersion) {
         return readiness.await(keys, 0, slice -> "not initialised");
     }
 

@@ -1,5 +1,6 @@
 package io.jvmps.server.consistency;
 
+import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.server.store.DenseSlice;
 import reactor.core.publisher.Mono;
@@ -8,7 +9,7 @@ import java.util.List;
 
 /**
  * Decides when pushed gradients are applied and when pulled slices are ready. One implementation
- * per {@link ConsistencyMode}. Implementations are thread-safe.
+ * per {@link ConsistencyMode}, chosen by {@link PolicyFactory}. Implementations are thread-safe.
  */
 public interface ConsistencyPolicy {
 
@@ -18,23 +19,33 @@ public interface ConsistencyPolicy {
     /**
      * Accepts a validated push: either every slice gradient of it is taken, or none is.
      *
-     * @param push gradients of one worker for one step, each slice at most once
+     * @param push gradients (GEO: parameter deltas) of one worker for one step, each slice at most once
      * @throws PsException e.g. {@code WRONG_STEP}, {@code DUPLICATE_PUSH}, {@code INVALID_ARGUMENT};
      *                     nothing changed then
      */
     void accept(GradientPush push);
 
     /**
+     * @param sender     rank of the pulling worker
      * @param keys       slice keys, in answer order
-     * @param minVersion version every slice must reach (sync mode)
+     * @param minVersion the pull's {@code minVersion}; its meaning is the mode's (SYNC, GEO: slice
+     *                   version; SSP: the worker's step; ASYNC: ignored)
      * @return the slices, in {@code keys} order, once all are initialised and ready; fails with
-     *         {@code TIMEOUT} after the pull deadline, naming the slices and missing workers
+     *         {@code TIMEOUT} after the pull deadline, saying what was missing
      */
-    Mono<List<DenseSlice>> awaitReady(long[] keys, long minVersion);
+    Mono<List<DenseSlice>> awaitReady(int sender, long[] keys, long minVersion);
 
-    /** @return number of slice updates applied so far (one per slice per applied step) */
+    /** @return number of slice updates applied so far (one per slice per applied update) */
     long updatesApplied();
 
     /** @return number of pushes accepted so far */
     long pushesAccepted();
+
+    /**
+     * @return each worker's clock on this server, by rank (SSP: last pushed step + 1; GEO: last
+     *         pushed round + 1; 0 before the first push), or an empty list where the mode keeps none
+     */
+    default List<Long> workerClocks() {
+        return List.of();
+    }
 }

@@ -9,9 +9,16 @@ import java.time.Duration;
  * What a {@link ConsistencyPolicy} is built from. Immutable.
  *
  * @param store       the slices
- * @param optimizer   the update rule
+ * @param optimizer   the update rule (not used by GEO, which adds deltas)
  * @param workers     number of workers of the job ({@code ps.cluster.worker-num})
  * @param pullTimeout deadline of a pull waiting for its slices ({@code ps.server.pull-timeout})
+ * @param staleness   SSP bound s: how many steps a worker may be ahead of the slowest
+ *                    ({@code ps.consistency.staleness}); ignored by the other modes
  */
-public record PolicyContext(DenseStore store, Optimizer optimizer, int workers, Duration pullTimeout) {
+public record PolicyContext(DenseStore store, Optimizer optimizer, int workers, Duration pullTimeout, int staleness) {
+
+    /** A context without a staleness bound (SYNC, ASYNC, GEO). */
+    public PolicyContext(DenseStore store, Optimizer optimizer, int workers, Duration pullTimeout) {
+        this(store, optimizer, workers, pullTimeout, 0);
+    }
 }

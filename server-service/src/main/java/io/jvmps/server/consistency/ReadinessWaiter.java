@@ -42,13 +42,25 @@ final class ReadinessWaiter {
         if (ready != null) {
             return Mono.just(ready);
         }
-        // a pull that waited resumes on a parallel worker, not on the thread whose push woke it
+        return untimed(keys, minVersion)
+                .timeout(timeout)
+                .onErrorMap(TimeoutException.class, e -> timedOut(keys, minVersion, why));
+    }
+
+    /**
+     * The same wait without a deadline, for a policy that puts its own deadline around a longer wait.
+     * It resumes on a parallel worker, never on the thread whose push woke it.
+     */
+    Mono<List<DenseSlice>> untimed(long[] keys, long minVersion) {
         return Flux.fromStream(Arrays.stream(keys).boxed())
                 .concatMap(key -> store.await(key).flatMap(s -> s.awaitVersion(minVersion).thenReturn(s)))
                 .collectList()
-                .publishOn(Schedulers.parallel())
-                .timeout(timeout)
-                .onErrorMap(TimeoutException.class, e -> timedOut(keys, minVersion, why));
+                .publishOn(Schedulers.parallel());
+    }
+
+    /** @return the pull deadline */
+    Duration timeout() {
+        return timeout;
     }
 
     private List<DenseSlice> readyNow(long[] keys, long minVersion) {
@@ -63,7 +75,8 @@ final class ReadinessWaiter {
         return slices;
     }
 
-    private PsException timedOut(long[] keys, long minVersion, Function<DenseSlice, String> why) {
+    /** @return the {@code TIMEOUT} error naming every slice that is not ready, and why */
+    PsException timedOut(long[] keys, long minVersion, Function<DenseSlice, String> why) {
         List<String> reasons = new ArrayList<>();
         int notReady = 0;
         for (long key : keys) {

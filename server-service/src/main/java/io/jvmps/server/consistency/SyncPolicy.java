@@ -1,5 +1,6 @@
 package io.jvmps.server.consistency;
 
+import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.SliceKey;
@@ -57,7 +58,7 @@ public final class SyncPolicy implements ConsistencyPolicy {
     }
 
     @Override
-    public Mono<List<DenseSlice>> awaitReady(long[] keys, long minVersion) {
+    public Mono<List<DenseSlice>> awaitReady(int sender, long[] keys, long minVersion) {
         return readiness.await(keys, minVersion, this::describeWaiting);
     }
 

@@ -1,5 +1,7 @@
 package io.jvmps.server.monitor;
 
+import java.util.List;
+
 /**
  * A server's state, served as JSON at {@code GET /api/v1/status} and on RSocket route
  * {@code ps.v1.status}.
@@ -12,12 +14,18 @@ package io.jvmps.server.monitor;
  * @param minVersion      lowest slice version, -1 without slices
  * @param maxVersion      highest slice version, -1 without slices
  * @param optimizer       the optimizer and its hyper-parameters
- * @param consistency     the consistency mode
- * @param expectedWorkers workers a sync step waits for
+ * @param consistency     the consistency mode (SYNC, ASYNC, SSP, GEO)
+ * @param expectedWorkers workers of the job
  * @param pushesApplied   pushes accepted so far
  * @param updatesApplied  slice updates applied so far
+ * @param staleness       SSP staleness bound; 0 in other modes
+ * @param geoInterval     GEO interval k; 0 in other modes
+ * @param geoLearningRate GEO local learning rate; 0 in other modes
+ * @param workerClocks    per worker rank: SSP last pushed step + 1, GEO last pushed round + 1;
+ *                        empty in SYNC and ASYNC
  */
 public record ServerStatus(int rank, String nodeId, int slices, long totalElements, long bytes, long minVersion,
                            long maxVersion, String optimizer, String consistency, int expectedWorkers,
-                           long pushesApplied, long updatesApplied) {
+                           long pushesApplied, long updatesApplied, int staleness, int geoInterval,
+                           double geoLearningRate, List<Long> workerClocks) {
 }

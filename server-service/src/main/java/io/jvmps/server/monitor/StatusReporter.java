@@ -2,32 +2,36 @@ package io.jvmps.server.monitor;
 
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.consistency.ConsistencyPolicy;
+import io.jvmps.server.consistency.ConsistencySettings;
 import io.jvmps.server.optimizer.Optimizer;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;
 
 import java.util.List;
 
-/** Builds {@link ServerStatus} snapshots. Thread-safe (reads volatile versions, no locks). */
+/** Builds {@link ServerStatus} snapshots. Thread-safe (reads volatile versions; takes no slice lock). */
 public final class StatusReporter {
     private final ServerIdentity identity;
     private final DenseStore store;
     private final ConsistencyPolicy policy;
+    private final ConsistencySettings consistency;
     private final Optimizer optimizer;
     private final int workers;
 
     /**
-     * @param identity  rank and node id
-     * @param store     the slices
-     * @param policy    the consistency policy
-     * @param optimizer the optimizer
-     * @param workers   expected workers
+     * @param identity    rank and node id
+     * @param store       the slices
+     * @param policy      the consistency policy
+     * @param consistency the mode and its parameters
+     * @param optimizer   the optimizer
+     * @param workers     expected workers
      */
-    public StatusReporter(ServerIdentity identity, DenseStore store, ConsistencyPolicy policy, Optimizer optimizer,
-                          int workers) {
+    public StatusReporter(ServerIdentity identity, DenseStore store, ConsistencyPolicy policy,
+                          ConsistencySettings consistency, Optimizer optimizer, int workers) {
         this.identity = identity;
         this.store = store;
         this.policy = policy;
+        this.consistency = consistency;
         this.optimizer = optimizer;
         this.workers = workers;
     }
@@ -46,6 +50,7 @@ public final class StatusReporter {
         boolean none = slices.isEmpty();
         return new ServerStatus(identity.rank(), identity.nodeId(), slices.size(), elements, elements * 4,
                 none ? -1 : min, none ? -1 : max, optimizer.describe(), policy.mode().name(), workers,
-                policy.pushesAccepted(), policy.updatesApplied());
+                policy.pushesAccepted(), policy.updatesApplied(), consistency.staleness(), consistency.geoInterval(),
+                consistency.geoLearningRate(), policy.workerClocks());
     }
 }

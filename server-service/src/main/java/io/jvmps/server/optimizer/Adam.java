@@ -1,11 +1,12 @@
 package io.jvmps.server.optimizer;
 
+import io.jvmps.server.optimizer.schedule.LearningRateSchedule;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * Adam (Kingma and Ba) with bias correction:
- * {@code m = b1*m + (1-b1)*g; v = b2*v + (1-b2)*g^2; p -= lr * mhat / (sqrt(vhat) + eps)} with
+ * {@code m = b1*m + (1-b1)*g; v = b2*v + (1-b2)*g^2; p -= lr_t * mhat / (sqrt(vhat) + eps)} with
  * {@code mhat = m / (1-b1^t)}, {@code vhat = v / (1-b2^t)}. Two state slots: m and v.
  */
 public final class Adam implements Optimizer {
@@ -13,13 +14,15 @@ public final class Adam implements Optimizer {
     private final double beta1;
     private final double beta2;
     private final double epsilon;
+    private final LearningRateSchedule schedule;
 
-    /** @param settings uses {@code learningRate}, {@code beta1}, {@code beta2}, {@code epsilon} */
+    /** @param settings uses {@code learningRate}, {@code beta1}, {@code beta2}, {@code epsilon} and the schedule */
     public Adam(OptimizerSettings settings) {
         this.lr = settings.learningRate();
         this.beta1 = settings.beta1();
         this.beta2 = settings.beta2();
         this.epsilon = settings.epsilon();
+        this.schedule = settings.learningRateSchedule();
     }
 
     @Override
@@ -36,11 +39,12 @@ public final class Adam implements Optimizer {
         double bias1 = 1 - Math.pow(beta1, step);
         double bias2 = 1 - Math.pow(beta2, step);
         INDArray denominator = Transforms.sqrt(v, true).divi(Math.sqrt(bias2)).addi(epsilon);
-        param.subi(m.div(denominator).muli(lr / bias1));
+        param.subi(m.div(denominator).muli(schedule.rate(step) / bias1));
     }
 
     @Override
     public String describe() {
-        return "ADAM(lr=" + lr + ", beta1=" + beta1 + ", beta2=" + beta2 + ", epsilon=" + epsilon + ")";
+        return Descriptions.of("ADAM",
+                "lr=" + lr + ", beta1=" + beta1 + ", beta2=" + beta2 + ", epsilon=" + epsilon, schedule);
     }
 }

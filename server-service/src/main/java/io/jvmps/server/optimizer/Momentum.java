@@ -1,21 +1,24 @@
 package io.jvmps.server.optimizer;
 
+import io.jvmps.server.optimizer.schedule.LearningRateSchedule;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * SGD with momentum: {@code v = mu*v + g; p -= lr*v}, or with Nesterov {@code p -= lr*(g + mu*v)}
+ * SGD with momentum: {@code v = mu*v + g; p -= lr_t*v}, or with Nesterov {@code p -= lr_t*(g + mu*v)}
  * (using the updated v). One state slot: v.
  */
 public final class Momentum implements Optimizer {
     private final double lr;
     private final double mu;
     private final boolean nesterov;
+    private final LearningRateSchedule schedule;
 
-    /** @param settings uses {@code learningRate}, {@code momentum}, {@code nesterov} */
+    /** @param settings uses {@code learningRate}, {@code momentum}, {@code nesterov} and the schedule */
     public Momentum(OptimizerSettings settings) {
         this.lr = settings.learningRate();
         this.mu = settings.momentum();
         this.nesterov = settings.nesterov();
+        this.schedule = settings.learningRateSchedule();
     }
 
     @Override
@@ -25,17 +28,19 @@ public final class Momentum implements Optimizer {
 
     @Override
     public void apply(INDArray param, INDArray gradient, OptimizerState state, long step) {
+        double rate = schedule.rate(step);
         INDArray v = state.slot(0);
         v.muli(mu).addi(gradient);
         if (nesterov) {
-            param.subi(gradient.addi(v.mul(mu)).muli(lr));
+            param.subi(gradient.addi(v.mul(mu)).muli(rate));
         } else {
-            param.subi(v.mul(lr));
+            param.subi(v.mul(rate));
         }
     }
 
     @Override
     public String describe() {
-        return "MOMENTUM(lr=" + lr + ", momentum=" + mu + ", nesterov=" + nesterov + ")";
+        return Descriptions.of("MOMENTUM", "lr=" + lr + ", momentum=" + mu + ", nesterov=" + nesterov,
+                schedule);
     }
 }

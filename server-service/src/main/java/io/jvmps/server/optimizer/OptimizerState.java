@@ -24,9 +24,19 @@ public final class OptimizerState {
      * @return state with {@code count} zero-filled slots
      */
     public static OptimizerState zeros(int count, int length) {
+        return filled(count, length, 0.0);
+    }
+
+    /**
+     * @param count  number of slots
+     * @param length elements per slot
+     * @param value  initial value of every element
+     * @return state with {@code count} slots filled with {@code value}
+     */
+    public static OptimizerState filled(int count, int length, double value) {
         INDArray[] slots = new INDArray[count];
         for (int i = 0; i < count; i++) {
-            slots[i] = Nd4j.zeros(DataType.FLOAT, length);
+            slots[i] = Nd4j.valueArrayOf(new long[] {length}, value, DataType.FLOAT);
         }
         return new OptimizerState(slots);
     }

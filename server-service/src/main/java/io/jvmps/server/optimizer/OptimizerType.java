@@ -8,8 +8,12 @@ public enum OptimizerType {
     SGD(Sgd::new),
     /** Heavy-ball or Nesterov momentum. */
     MOMENTUM(Momentum::new),
+    /** Per-coordinate rates from the running sum of squared gradients. */
+    ADAGRAD(Adagrad::new),
     /** Bias-corrected Adam. */
-    ADAM(Adam::new);
+    ADAM(Adam::new),
+    /** FTRL-Proximal with L1/L2 regularisation (sparse weights). */
+    FTRL(Ftrl::new);
 
     private final Function<OptimizerSettings, Optimizer> factory;
 

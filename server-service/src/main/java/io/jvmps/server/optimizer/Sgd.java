@@ -1,14 +1,17 @@
 package io.jvmps.server.optimizer;
 
+import io.jvmps.server.optimizer.schedule.LearningRateSchedule;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
-/** Plain stochastic gradient descent: {@code p -= lr * g}. Keeps no state. */
+/** Plain stochastic gradient descent: {@code p -= lr_t * g}. Keeps no state. */
 public final class Sgd implements Optimizer {
     private final double lr;
+    private final LearningRateSchedule schedule;
 
-    /** @param settings uses {@code learningRate} */
+    /** @param settings uses {@code learningRate} and the schedule */
     public Sgd(OptimizerSettings settings) {
         this.lr = settings.learningRate();
+        this.schedule = settings.learningRateSchedule();
     }
 
     @Override
@@ -18,11 +21,11 @@ public final class Sgd implements Optimizer {
 
     @Override
     public void apply(INDArray param, INDArray gradient, OptimizerState state, long step) {
-        param.subi(gradient.muli(lr));
+        param.subi(gradient.muli(schedule.rate(step)));
     }
 
     @Override
     public String describe() {
-        return "SGD(lr=" + lr + ")";
+        return Descriptions.of("SGD", "lr=" + lr, schedule);
     }
 }

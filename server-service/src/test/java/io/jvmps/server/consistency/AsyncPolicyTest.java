@@ -1,8 +1,7 @@
 package io.jvmps.server.consistency;
 
 import io.jvmps.common.sharding.SliceKey;
-import io.jvmps.server.optimizer.OptimizerSettings;
-import io.jvmps.server.optimizer.OptimizerType;
+import io.jvmps.server.optimizer.Optimizer;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;
 import org.junit.jupiter.api.Test;
@@ -13,6 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static io.jvmps.server.consistency.PolicyFixture.push;
+import static io.jvmps.server.consistency.PolicyFixture.values;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@link AsyncPolicy}: every push applies at once, pulls never wait for versions. */
@@ -23,22 +24,72 @@ class AsyncPolicyTest {
         long key = SliceKey.of(0, 0);
         DenseStore store = new DenseStore();
         store.initialize(Map.of(key, Nd4j.createFromArray(1f, 1f)));
-        AsyncPolicy policy = new AsyncPolicy(new PolicyContext(store,
-                OptimizerType.SGD.create(new OptimizerSettings(0.5, 0, false, 0.9, 0.999, 1e-8)), 2,
-                Duration.ofSeconds(1)));
+        AsyncPolicy policy = new AsyncPolicy(PolicyFixture.context(store, PolicyFixture.sgd(0.5), 2, 0));
         DenseSlice slice = store.require(key);
 
         policy.accept(new GradientPush(1, 7, List.of(new GradientPush.SliceGradient(slice, Nd4j.createFromArray(2f, 4f)))));
         policy.accept(new GradientPush(0, 0, List.of(new GradientPush.SliceGradient(slice, Nd4j.createFromArray(2f, 0f)))));
 
         assertThat(slice.version()).isEqualTo(2);
-        slice.lock();
-        try {
-            // 1 - 0.5*2 - 0.5*2 = -1 ; 1 - 0.5*4 - 0 = -1
-            assertThat(slice.values().toFloatVector()).containsExactly(-1f, -1f);
-        } finally {
-            slice.unlock();
+        // 1 - 0.5*2 - 0.5*2 = -1 ; 1 - 0.5*4 - 0 = -1
+        assertThat(values(store, key)).containsExactly(-1f, -1f);
+        assertThat(policy.pushesAccepted()).isEqualTo(2);
+        assertThat(policy.updatesApplied()).isEqualTo(2);
+    }
+
+    @Test
+    void pullAnswersAtOnceWhateverMinVersionSays() {
+        long key = SliceKey.of(0, 0);
+        DenseStore store = new DenseStore();
+        store.initialize(Map.of(key, Nd4j.createFromArray(1f)));
+        AsyncPolicy policy = new AsyncPolicy(PolicyFixture.context(store, PolicyFixture.sgd(1), 2, 0));
+        StepVerifier.create(policy.awaitReady(1, new long[] {key}, 99))
+                .assertNext(slices -> assertThat(slices).extracting(DenseSlice::key).containsExactly(key))
+                .verifyComplete();
+    }
+
+    @Test
+    void pullStillWaitsForInitialisation() {
+        long key = SliceKey.of(4, 0);
+        DenseStore store = new DenseStore();
+        AsyncPolicy policy = new AsyncPolicy(PolicyFixture.context(store, PolicyFixture.sgd(1), 1, 0));
+        StepVerifier.withVirtualTime(() -> policy.awaitReady(0, new long[] {key}, 5))
+                .expectSubscription()
+                .expectNoEvent(Duration.ofSeconds(60))
+                .then(() -> store.initialize(Map.of(key, Nd4j.createFromArray(3f))))
+                .expectNextCount(1)
+                .verifyComplete();
+    }
+
+    /** With one worker, applying on arrival is exactly what a BSP step of one gradient does (Adam: stateful). */
+    @Test
+    void oneWorkerGivesExactlyTheSameValuesAsSync() {
+        long a = SliceKey.of(0, 0);
+        long b = SliceKey.of(0, 1);
+        float[][] gradsA = {{0.5f, -1f, 2f}, {0.25f, 0.125f, -3f}, {1e-3f, 7f, 0f}, {-0.75f, 0.5f, 1.5f}};
+        float[][] gradsB = {{1f}, {-2f}, {0.5f}, {4f}};
+        Optimizer adam = PolicyFixture.adam(0.01);
+
+        DenseStore syncStore = store(a, b);
+        DenseStore asyncStore = store(a, b);
+        SyncPolicy sync = new SyncPolicy(PolicyFixture.context(syncStore, adam, 1, 0));
+        AsyncPolicy async = new AsyncPolicy(PolicyFixture.context(asyncStore, adam, 1, 0));
+        for (int step = 0; step < gradsA.length; step++) {
+            sync.accept(push(syncStore, 0, step, a, gradsA[step].clone(), b, gradsB[step].clone()));
+            async.accept(push(asyncStore, 0, step, a, gradsA[step].clone(), b, gradsB[step].clone()));
         }
-        StepVerifier.create(policy.awaitReady(new long[] {key}, 99)).expectNextCount(1).verifyComplete();
+
+        for (long key : new long[] {a, b}) {
+            assertThat(asyncStore.require(key).version()).isEqualTo(syncStore.require(key).version()).isEqualTo(4);
+            assertThat(values(asyncStore, key)).containsExactly(values(syncStore, key));
+        }
+        assertThat(values(asyncStore, a)).doesNotContain(1f, 2f, 3f); // the updates did happen
+        assertThat(async.updatesApplied()).isEqualTo(sync.updatesApplied()).isEqualTo(8);
+    }
+
+    private static DenseStore store(long a, long b) {
+        DenseStore store = new DenseStore();
+        store.initialize(Map.of(a, Nd4j.createFromArray(1f, 2f, 3f), b, Nd4j.createFromArray(-1f)));
+        return store;
     }
 }

@@ -71,7 +71,7 @@ class SyncPolicyConcurrencyTest {
                         rank == 0 ? Nd4j.createFromArray(1f, -1f) : Nd4j.createFromArray(3f, 1f)));
             }
             policy.accept(new GradientPush(rank, step, grads));
-            List<DenseSlice> next = policy.awaitReady(KEYS, step + 1).block(Duration.ofSeconds(30));
+            List<DenseSlice> next = policy.awaitReady(rank, KEYS, step + 1).block(Duration.ofSeconds(30));
             for (DenseSlice s : next) {
                 s.snapshot(ByteBufAllocator.DEFAULT).release();
             }

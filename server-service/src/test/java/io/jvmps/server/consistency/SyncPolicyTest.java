@@ -64,7 +64,7 @@ class SyncPolicyTest {
 
     @Test
     void appliesTheAverageOnlyOnceEveryWorkerPushed() {
-        CompletableFuture<List<DenseSlice>> pull = policy.awaitReady(new long[] {A, B}, 1).toFuture();
+        CompletableFuture<List<DenseSlice>> pull = policy.awaitReady(0, new long[] {A, B}, 1).toFuture();
 
         policy.accept(push(0, 0, A, new float[] {2, 4}, B, new float[] {1, 1}));
         assertThat(values(A)).containsExactly(1f, 2f);
@@ -84,7 +84,7 @@ class SyncPolicyTest {
 
     @Test
     void pullAtCurrentVersionAnswersAtOnce() {
-        StepVerifier.create(policy.awaitReady(new long[] {B, A}, 0))
+        StepVerifier.create(policy.awaitReady(0, new long[] {B, A}, 0))
                 .assertNext(slices -> assertThat(slices).extracting(DenseSlice::key).containsExactly(B, A))
                 .verifyComplete();
     }
@@ -118,7 +118,7 @@ class SyncPolicyTest {
     @Test
     void pullDeadlineNamesTheSliceAndTheMissingWorker() {
         policy.accept(push(0, 0, A, new float[] {2, 4}));
-        StepVerifier.withVirtualTime(() -> policy.awaitReady(new long[] {A, SliceKey.of(7, 0)}, 1))
+        StepVerifier.withVirtualTime(() -> policy.awaitReady(0, new long[] {A, SliceKey.of(7, 0)}, 1))
                 .expectSubscription()
                 .thenAwait(Duration.ofSeconds(119))
                 .expectNoEvent(Duration.ofMillis(500))
@@ -133,7 +133,7 @@ class SyncPolicyTest {
 
     @Test
     void pullDeadlineNamesUninitialisedSlices() {
-        StepVerifier.withVirtualTime(() -> policy.awaitReady(new long[] {SliceKey.of(7, 3)}, 0))
+        StepVerifier.withVirtualTime(() -> policy.awaitReady(0, new long[] {SliceKey.of(7, 3)}, 0))
                 .expectSubscription()
                 .thenAwait(Duration.ofSeconds(121))
                 .expectErrorSatisfies(e -> assertThat(e).hasMessageStartingWith("[TIMEOUT] ")
@@ -144,7 +144,7 @@ class SyncPolicyTest {
     @Test
     void pullWaitsForInitialisation() {
         long late = SliceKey.of(3, 0);
-        CompletableFuture<List<DenseSlice>> pull = policy.awaitReady(new long[] {late}, 0).toFuture();
+        CompletableFuture<List<DenseSlice>> pull = policy.awaitReady(0, new long[] {late}, 0).toFuture();
         assertThat(pull).isNotDone();
         store.initialize(Map.of(late, Nd4j.createFromArray(5f)));
         assertThat(pull).succeedsWithin(Duration.ofSeconds(5));

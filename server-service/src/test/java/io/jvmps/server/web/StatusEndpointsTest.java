@@ -25,7 +25,10 @@ class StatusEndpointsTest {
                 .jsonPath("$.expectedWorkers").isEqualTo(1)
                 .jsonPath("$.slices").isNumber()
                 .jsonPath("$.minVersion").isNumber()
-                .jsonPath("$.pushesApplied").isNumber();
+                .jsonPath("$.pushesApplied").isNumber()
+                .jsonPath("$.staleness").isEqualTo(0)
+                .jsonPath("$.geoInterval").isEqualTo(0)
+                .jsonPath("$.workerClocks").isEmpty();
     }
 
     @Test

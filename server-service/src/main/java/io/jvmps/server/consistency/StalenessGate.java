@@ -1,0 +1,73 @@
+package io.jvmps.server.consistency;
+
+import reactor.core.publisher.Mono;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Pulls waiting, without a thread, for the slowest worker's clock to reach a value. The owner calls
+ * {@link #wake()} after every clock advance, once it holds no slice lock, so a woken pull never runs
+ * while a push still holds locks. Thread-safe.
+ */
+final class StalenessGate {
+    private final WorkerClocks clocks;
+    private final List<Waiter> waiters = new ArrayList<>();
+
+    private record Waiter(long minClock, CompletableFuture<Void> done) {
+    }
+
+    StalenessGate(WorkerClocks clocks) {
+        this.clocks = clocks;
+    }
+
+    /** @return true when the slowest clock is at least {@code minClock} */
+    boolean open(long minClock) {
+        return clocks.min() >= minClock;
+    }
+
+    /**
+     * @param minClock the slowest clock to wait for
+     * @return completes once every worker's clock is at least {@code minClock}; cancelling forgets it
+     */
+    Mono<Void> await(long minClock) {
+        return Mono.defer(() -> {
+            Waiter waiter;
+            synchronized (this) {
+                if (open(minClock)) {
+                    return Mono.empty();
+                }
+                waiter = new Waiter(minClock, new CompletableFuture<>());
+                waiters.add(waiter);
+            }
+            return Mono.fromFuture(waiter.done(), true).doOnCancel(() -> forget(waiter));
+        });
+    }
+
+    /** Completes the waiters whose clock was reached, outside this gate's monitor. */
+    void wake() {
+        List<CompletableFuture<Void>> ready = new ArrayList<>(0);
+        synchronized (this) {
+            long min = clocks.min();
+            for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+                Waiter w = it.next();
+                if (min >= w.minClock()) {
+                    ready.add(w.done());
+                    it.remove();
+                }
+            }
+        }
+        ready.forEach(f -> f.complete(null));
+    }
+
+    /** @return number of pulls waiting */
+    synchronized int waiting() {
+        return waiters.size();
+    }
+
+    private synchronized void forget(Waiter waiter) {
+        waiters.remove(waiter);
+    }
+}

@@ -1,0 +1,43 @@
+package io.jvmps.server.optimizer;
+
+import io.jvmps.server.optimizer.schedule.LearningRateSchedule;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.ops.transforms.Transforms;
+
+/**
+ * Adagrad (Duchi et al.): {@code acc += g^2; p -= lr_t * g / (sqrt(acc) + eps)}, with the accumulator
+ * starting at {@code initialAccumulator} (as in TensorFlow and Paddle). One state slot: acc.
+ */
+public final class Adagrad implements Optimizer {
+    private final double lr;
+    private final double epsilon;
+    private final double initialAccumulator;
+    private final LearningRateSchedule schedule;
+
+    /** @param settings uses {@code learningRate}, {@code epsilon}, {@code initialAccumulator} and the schedule */
+    public Adagrad(OptimizerSettings settings) {
+        this.lr = settings.learningRate();
+        this.epsilon = settings.epsilon();
+        this.initialAccumulator = settings.initialAccumulator();
+        this.schedule = settings.learningRateSchedule();
+    }
+
+    @Override
+    public OptimizerState newState(int length) {
+        return OptimizerState.filled(1, length, initialAccumulator);
+    }
+
+    @Override
+    public void apply(INDArray param, INDArray gradient, OptimizerState state, long step) {
+        INDArray acc = state.slot(0);
+        acc.addi(gradient.mul(gradient));
+        INDArray denominator = Transforms.sqrt(acc, true).addi(epsilon);
+        param.subi(gradient.divi(denominator).muli(schedule.rate(step)));
+    }
+
+    @Override
+    public String describe() {
+        return Descriptions.of("ADAGRAD",
+                "lr=" + lr + ", initial-accumulator=" + initialAccumulator + ", epsilon=" + epsilon, schedule);
+    }
+}
