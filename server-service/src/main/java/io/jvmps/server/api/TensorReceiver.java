@@ -83,7 +83,12 @@ final class TensorReceiver {
         return pending.data().asNio();
     }
 
-    private static void requireFinite(long key, ByteBuffer data) {
+    private void requireFinite(long key, ByteBuffer data) {
+        // One native pass first: a NaN or an infinity makes the sum non-finite. Only then (or if
+        // finite values overflowed the float sum) scan in Java to name the element.
+        if (Double.isFinite(pending.sumNumber().doubleValue())) {
+            return;
+        }
         FloatBuffer floats = data.asFloatBuffer();
         for (int i = 0, n = floats.remaining(); i < n; i++) {
             float f = floats.get(i);

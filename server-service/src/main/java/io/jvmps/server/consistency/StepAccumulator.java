@@ -45,6 +45,7 @@ final class StepAccumulator {
 
     /** @return the average of the gradients (computed in place in the sum) */
     INDArray mean() {
-        return sum.divi(ranks.cardinality());
+        int n = ranks.cardinality();
+        return n == 1 ? sum : sum.divi(n);
     }
 }

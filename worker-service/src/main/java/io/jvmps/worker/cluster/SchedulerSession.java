@@ -34,6 +34,7 @@ public class SchedulerSession implements AutoCloseable {
     private volatile RegisterResponse registration;
     private volatile ClusterView latestView;
     private volatile int httpPort;
+    private volatile int rsocketPort;
 
     public SchedulerSession(SchedulerClient client, ClusterProperties props, Clock clock) {
         this.client = client;
@@ -54,18 +55,20 @@ public class SchedulerSession implements AutoCloseable {
     /**
      * Registers, retrying every {@code retryInterval} while the scheduler is unreachable.
      *
-     * @param httpPort this worker's HTTP port, for the cluster view
-     * @param timeout  overall deadline
+     * @param httpPort    this worker's HTTP port, for the cluster view
+     * @param rsocketPort this worker's RSocket port (its AllReduce endpoint), for the cluster view
+     * @param timeout     overall deadline
      * @param retryInterval pause between attempts
      * @return the registration
      */
-    public RegisterResponse register(int httpPort, Duration timeout, Duration retryInterval) {
+    public RegisterResponse register(int httpPort, int rsocketPort, Duration timeout, Duration retryInterval) {
         this.httpPort = httpPort;
+        this.rsocketPort = rsocketPort;
         Instant deadline = clock.instant().plus(timeout);
         while (true) {
             try {
-                registration = client.register(new RegisterRequest(NodeRole.WORKER, props.getNode().getHost(), 0,
-                        httpPort, null));
+                registration = client.register(new RegisterRequest(NodeRole.WORKER, props.getNode().getHost(),
+                        rsocketPort, httpPort, null));
                 latestView = registration.view();
                 log.info("Worker registered as {} with rank {} at scheduler {}", registration.nodeId(),
                         registration.rank(), client.base());
@@ -107,8 +110,8 @@ public class SchedulerSession implements AutoCloseable {
             if (e.code() == ErrorCode.UNKNOWN_KEY) {
                 log.warn("scheduler no longer knows {}: re-registering", reg.nodeId());
                 try {
-                    registration = client.register(new RegisterRequest(NodeRole.WORKER, props.getNode().getHost(), 0,
-                            httpPort, reg.nodeId()));
+                    registration = client.register(new RegisterRequest(NodeRole.WORKER, props.getNode().getHost(),
+                            rsocketPort, httpPort, reg.nodeId()));
                     latestView = registration.view();
                 } catch (PsException again) {
                     log.warn("re-registration failed: {}", again.getMessage());

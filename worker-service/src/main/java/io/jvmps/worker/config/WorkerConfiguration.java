@@ -1,7 +1,12 @@
 package io.jvmps.worker.config;
 
 import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.worker.allreduce.AllReduceMailbox;
+import io.jvmps.worker.allreduce.WorkerRSocketPort;
 import io.jvmps.worker.cluster.SchedulerSession;
+import io.jvmps.worker.model.Placement;
+import io.jvmps.worker.placement.LocalSyncFactory;
+import io.jvmps.worker.placement.PlacementSettings;
 import io.jvmps.worker.train.DataLoader;
 import io.jvmps.worker.train.TrainingState;
 import io.jvmps.worker.train.WorkerJob;
@@ -38,9 +43,33 @@ public class WorkerConfiguration {
         return new TrainingState();
     }
 
+    /** The parameter placement, checked against the model at start-up ({@code ps.worker.placement}). */
+    @Bean
+    Placement placement(WorkerProperties props) {
+        return PlacementSettings.resolve(props);
+    }
+
+    @Bean
+    AllReduceMailbox allReduceMailbox() {
+        return new AllReduceMailbox();
+    }
+
+    @Bean
+    WorkerRSocketPort workerRSocketPort() {
+        return new WorkerRSocketPort();
+    }
+
+    @Bean
+    LocalSyncFactory localSyncFactory(RSocketRequester.Builder requesters, AllReduceMailbox mailbox,
+                                      WorkerProperties props, Clock clock) {
+        return new LocalSyncFactory(requesters, mailbox, props, clock);
+    }
+
     @Bean
     WorkerJob workerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
-                        TrainingState state, Clock clock) {
-        return new WorkerJob(props, session, requesters, state, new DataLoader(), clock);
+                        TrainingState state, Clock clock, Placement placement, WorkerRSocketPort rsocketPort,
+                        LocalSyncFactory localSync) {
+        return new WorkerJob(props, session, requesters, state, new DataLoader(), clock, placement, rsocketPort,
+                localSync);
     }
 }

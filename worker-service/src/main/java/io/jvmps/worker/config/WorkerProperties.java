@@ -1,6 +1,7 @@
 package io.jvmps.worker.config;
 
 import io.jvmps.worker.model.ModelType;
+import io.jvmps.worker.model.PlacementMode;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -8,6 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** How this worker trains ({@code ps.worker.*}). */
 @Validated
@@ -62,6 +65,15 @@ public class WorkerProperties {
      */
     @NotNull
     private Duration stepDelay = Duration.ZERO;
+    /**
+     * Parameter placement: ALL_PS (every parameter on the servers) or HYBRID (the parameters named in
+     * {@code local-params} stay on the workers and are averaged by an AllReduce among them).
+     */
+    @NotNull
+    private PlacementMode placement = PlacementMode.ALL_PS;
+    /** Names of the worker-local parameters with {@code placement=HYBRID}, e.g. {@code conv1_W,conv1_b}. */
+    @NotNull
+    private List<String> localParams = new ArrayList<>();
     /** Exit the JVM when training ends (false keeps the app up, for tests and inspection). */
     private boolean exitOnFinish = true;
 
@@ -199,6 +211,22 @@ public class WorkerProperties {
 
     public void setStepDelay(Duration stepDelay) {
         this.stepDelay = stepDelay;
+    }
+
+    public PlacementMode getPlacement() {
+        return placement;
+    }
+
+    public void setPlacement(PlacementMode placement) {
+        this.placement = placement;
+    }
+
+    public List<String> getLocalParams() {
+        return localParams;
+    }
+
+    public void setLocalParams(List<String> localParams) {
+        this.localParams = localParams;
     }
 
     public boolean isExitOnFinish() {

@@ -16,6 +16,18 @@ public enum ModelType {
     }
 
     /**
+     * Checks a placement against this model's parameter names (which do not depend on the data
+     * sizes), e.g. at start-up before any data is read. Builds one MNIST-sized instance.
+     *
+     * @return the placement
+     * @throws io.jvmps.common.protocol.PsException INVALID_ARGUMENT naming an unknown parameter and the
+     *                                              model's parameter names
+     */
+    public Placement check(Placement placement) {
+        return placement.check(name(), create(LeNet5.INPUTS, LeNet5.CLASSES).params());
+    }
+
+    /**
      * @param inputSize  features per example
      * @param numClasses number of classes
      * @return a new model with parameters from {@code initialParams(0)}

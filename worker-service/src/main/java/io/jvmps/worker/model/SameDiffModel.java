@@ -42,6 +42,7 @@ public abstract class SameDiffModel implements TrainableModel {
     private final List<ParamSpec> specs;
     private final List<String> names;
     private final SameDiff sd;
+    private volatile Placement placement = Placement.allOnPs();
 
     /**
      * Builds the graph; parameters start at {@code initialParams(0)}.
@@ -81,6 +82,16 @@ public abstract class SameDiffModel implements TrainableModel {
     @Override
     public List<ParamSpec> params() {
         return specs;
+    }
+
+    @Override
+    public void place(Placement placement) {
+        this.placement = placement.check(modelName, specs);
+    }
+
+    @Override
+    public Placement placement() {
+        return placement;
     }
 
     @Override

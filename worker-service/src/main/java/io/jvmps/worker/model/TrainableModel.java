@@ -58,6 +58,28 @@ public interface TrainableModel {
     /** @return number of classes */
     int numClasses();
 
+    /**
+     * Declares which parameters the parameter servers manage (MindSpore's {@code set_param_ps}), e.g.
+     * {@code model.place(Placement.workerLocal("b"))}. Call before training starts.
+     *
+     * @throws io.jvmps.common.protocol.PsException INVALID_ARGUMENT naming an unknown parameter; the
+     *                                              placement is unchanged then
+     */
+    void place(Placement placement);
+
+    /** @return the current placement; {@link Placement#allOnPs()} unless {@link #place} changed it */
+    Placement placement();
+
+    /** @return the PS-managed parameters, in {@link #params()} order (the shard map covers exactly these) */
+    default List<ParamSpec> psParams() {
+        return placement().psParams(params());
+    }
+
+    /** @return the worker-local parameters, in {@link #params()} order */
+    default List<ParamSpec> localParams() {
+        return placement().localParams(params());
+    }
+
     /** Sets every parameter in the map (see {@link #setParam}). */
     default void setParams(Map<String, INDArray> values) {
         values.forEach(this::setParam);

@@ -22,7 +22,7 @@ final class ModelParameters {
 
     ModelParameters(TrainableModel model) {
         this.model = model;
-        this.specs = model.params();
+        this.specs = model.psParams();
         this.values = new INDArray[specs.size()];
         for (int p = 0; p < specs.size(); p++) {
             values[p] = Nd4j.create(DataType.FLOAT, specs.get(p).shape(), 'c');
@@ -47,7 +47,7 @@ final class ModelParameters {
         }
     }
 
-    /** @return the step's gradients in model order */
+    /** @return the step's gradients of the PS-managed parameters, in model order */
     INDArray[] gradients(StepResult result) {
         INDArray[] grads = new INDArray[specs.size()];
         for (int p = 0; p < specs.size(); p++) {

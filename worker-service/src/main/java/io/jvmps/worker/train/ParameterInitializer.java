@@ -19,8 +19,9 @@ import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Puts the initial parameters on the servers: worker rank 0 pushes the model's seeded initial
- * values; the other workers wait (polling, with the server-wait deadline) until those are there.
+ * Puts the initial PS-managed parameters on the servers: worker rank 0 pushes the model's seeded
+ * initial values; the other workers wait (polling, with the server-wait deadline) until those are
+ * there. Every worker sets its worker-local parameters to the same seeded initial values.
  */
 class ParameterInitializer {
     private static final Logger log = LoggerFactory.getLogger(ParameterInitializer.class);
@@ -38,9 +39,12 @@ class ParameterInitializer {
     }
 
     void initialize(int rank) {
-        List<ParamSpec> specs = model.params();
+        List<ParamSpec> specs = client.shardMap().params();
+        Map<String, INDArray> initial = model.initialParams(props.getSeed());
+        for (ParamSpec local : model.localParams()) {
+            model.setParam(local.name(), initial.get(local.name()));
+        }
         if (rank == 0) {
-            Map<String, INDArray> initial = model.initialParams(props.getSeed());
             INDArray[] values = specs.stream().map(p -> initial.get(p.name())).toArray(INDArray[]::new);
             client.init(values);
             log.info("Initialised {} parameters on {} servers", specs.size(), client.shardMap().servers());

@@ -5,13 +5,16 @@ import io.jvmps.worker.data.EpochBatches;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.model.StepResult;
 import io.jvmps.worker.model.TrainableModel;
+import io.jvmps.worker.placement.LocalParameterSync;
 
 
 /**
  * The loop of the SYNC, ASYNC and SSP modes: for every step t, pull the parameters (asking for
  * version t; the server's consistency policy decides what that waits for), compute gradients on
  * this worker's batch, push them for step t. Every worker runs the same number of steps with
- * batches of equal size ({@link EpochBatches}), which is what synchronous SGD needs.
+ * batches of equal size ({@link EpochBatches}), which is what synchronous SGD needs. Only the
+ * PS-managed parameters are pulled and pushed; worker-local ones (hybrid placement) are averaged
+ * among the workers by a {@link LocalParameterSync} after each push.
  */
 public class PullComputePushLoop implements TrainingLoop {
     private final TrainableModel model;
@@ -22,9 +25,11 @@ public class PullComputePushLoop implements TrainingLoop {
     private final int workers;
     private final StepReporter reporter;
     private final ModelParameters params;
+    private final LocalParameterSync localSync;
 
     PullComputePushLoop(TrainableModel model, PsClient client, LabeledData train, LoopSettings settings, int rank,
-                        int workers, StepReporter reporter) {
+                        int workers, StepReporter reporter, LocalParameterSync localSync) {
+        this.localSync = localSync;
         this.model = model;
         this.client = client;
         this.train = train;
@@ -66,6 +71,7 @@ public class PullComputePushLoop implements TrainingLoop {
                 long t2 = System.nanoTime();
                 client.push(global, params.gradients(result));
                 long t3 = System.nanoTime();
+                localSync.afterStep(global, result);
                 pullNanos += t1 - t0;
                 computeNanos += t2 - t1;
                 pushNanos += t3 - t2;

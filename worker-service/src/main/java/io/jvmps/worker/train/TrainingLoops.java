@@ -4,17 +4,22 @@ import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.worker.client.PsClient;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.model.TrainableModel;
+import io.jvmps.worker.placement.LocalParameterSync;
 
 /** Picks the training loop that matches the servers' consistency mode. */
 final class TrainingLoops {
     private TrainingLoops() {
     }
 
+    /**
+     * @param localSync keeps worker-local parameters in sync ({@link LocalParameterSync#NONE} when every
+     *                  parameter is on the PS); the sync-family loop runs it every step
+     */
     static TrainingLoop create(ServerDescription servers, TrainableModel model, PsClient client, LabeledData train,
-                               LoopSettings settings, int rank, StepReporter reporter) {
+                               LoopSettings settings, int rank, StepReporter reporter, LocalParameterSync localSync) {
         return switch (servers.mode()) {
             case SYNC, ASYNC, SSP -> new PullComputePushLoop(model, client, train, settings, rank, servers.workers(),
-                    reporter);
+                    reporter, localSync);
             case GEO -> new GeoLoop(model, client, train, settings, rank, servers.workers(), reporter,
                     servers.geoInterval(), servers.geoLearningRate());
         };

@@ -7,6 +7,7 @@ import io.jvmps.common.protocol.ResultReport;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.common.protocol.RegisterResponse;
 import io.jvmps.common.sharding.ShardMap;
+import io.jvmps.worker.allreduce.WorkerRSocketPort;
 import io.jvmps.worker.client.PsClient;
 import io.jvmps.worker.client.ServerConnections;
 import io.jvmps.worker.cluster.SchedulerSession;
@@ -15,7 +16,10 @@ import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.data.EpochBatches;
 import io.jvmps.worker.data.IndexRange;
 import io.jvmps.worker.data.LabeledData;
+import io.jvmps.worker.model.Placement;
 import io.jvmps.worker.model.TrainableModel;
+import io.jvmps.worker.placement.LocalParameterSync;
+import io.jvmps.worker.placement.LocalSyncFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.messaging.rsocket.RSocketRequester;
@@ -39,15 +43,27 @@ public class WorkerJob {
     private final TrainingState state;
     private final DataLoader dataLoader;
     private final Clock clock;
+    private final Placement placement;
+    private final WorkerRSocketPort rsocketPort;
+    private final LocalSyncFactory localSync;
 
+    /**
+     * @param placement   which parameters the servers manage (the rest are worker-local)
+     * @param rsocketPort this worker's RSocket server port (AllReduce endpoint), announced at registration
+     * @param localSync   builds the synchronisation of worker-local parameters
+     */
     public WorkerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
-                     TrainingState state, DataLoader dataLoader, Clock clock) {
+                     TrainingState state, DataLoader dataLoader, Clock clock, Placement placement,
+                     WorkerRSocketPort rsocketPort, LocalSyncFactory localSync) {
         this.props = props;
         this.session = session;
         this.requesters = requesters;
         this.state = state;
         this.dataLoader = dataLoader;
         this.clock = clock;
+        this.placement = placement;
+        this.rsocketPort = rsocketPort;
+        this.localSync = localSync;
     }
 
     /**
@@ -57,14 +73,17 @@ public class WorkerJob {
     public int run(int httpPort) {
         try (ProgressReporter progress = new ProgressReporter(session.client())) {
             state.phase(TrainingState.Phase.STARTING);
-            RegisterResponse reg = session.register(httpPort, props.getServerWaitTimeout(), props.getServerWaitInterval());
+            int port = rsocketPort.await(props.getServerWaitTimeout());
+            RegisterResponse reg = session.register(httpPort, port, props.getServerWaitTimeout(),
+                    props.getServerWaitInterval());
             state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.WAITING_FOR_SERVERS, reg.rank(),
                     reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
             int workers = reg.view().expectedWorkers();
             try (ServerConnections connections = awaitServers(reg.view().expectedServers())) {
                 DataLoader.Loaded data = dataLoader.load(props);
                 TrainableModel model = props.getModel().create(data.train().featureSize(), data.train().numClasses());
-                ShardMap shardMap = ShardMap.compute(model.params(), connections.size());
+                model.place(placement);
+                ShardMap shardMap = ShardMap.compute(model.psParams(), connections.size());
                 log.info("Worker rank {} of {}: {} training samples, {} test samples, model {} with {} parameters in {}",
                         reg.rank(), workers, data.train().size(), data.test().size(), props.getModel(),
                         model.params().stream().mapToLong(p -> p.elements()).sum(), shardMap);
@@ -73,19 +92,27 @@ public class WorkerJob {
                     throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers expect " + semantics.workers()
                             + " workers but the scheduler's job has " + workers);
                 }
-                log.info("Training in {} mode: {}", semantics.mode(), semantics);
+                log.info("Training in {} mode: {}; placement {}: PS-managed {}, worker-local {}", semantics.mode(),
+                        semantics, placement, names(model.psParams()), names(model.localParams()));
                 PsClient client = new PsClient(connections, shardMap, reg.rank(), props.getRequestTimeout(),
                         io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
                 state.phase(TrainingState.Phase.INITIALIZING);
+                TrainingSummary summary;
                 new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
                 LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
                         props.getLogInterval(), props.getMaxSteps(), props.getStepDelay());
                 StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
                         props.getLogInterval());
-                TrainingLoop loop = TrainingLoops.create(semantics, model, client, data.train(), settings,
-                        reg.rank(), reporter);
-                state.phase(TrainingState.Phase.TRAINING);
-                TrainingSummary summary = loop.run();
+                try (LocalParameterSync sync = localSync.create(model, semantics, session.client(), reg.rank(),
+                        workers)) {
+                    TrainingLoop loop = TrainingLoops.create(semantics, model, client, data.train(), settings,
+                            reg.rank(), reporter, sync);
+                    state.phase(TrainingState.Phase.TRAINING);
+                    summary = loop.run();
+                    if (sync != LocalParameterSync.NONE) {
+                        log.info("Hybrid mode: {}", sync.describe());
+                    }
+                }
                 log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s; "
                                 + "pull+wait %.1f s, compute %.1f s, push %.1f s), pushed %d bytes, pulled %d bytes",
                         summary.steps(), summary.seconds(), summary.samplesPerSecond(), summary.pullSeconds(),
@@ -105,6 +132,10 @@ public class WorkerJob {
         } finally {
             session.close();
         }
+    }
+
+    private static List<String> names(List<io.jvmps.common.sharding.ParamSpec> specs) {
+        return specs.stream().map(io.jvmps.common.sharding.ParamSpec::name).toList();
     }
 
     private ServerConnections awaitServers(int expected) {

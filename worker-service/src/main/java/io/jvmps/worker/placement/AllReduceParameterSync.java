@@ -1,0 +1,112 @@
+package io.jvmps.worker.placement;
+
+import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.worker.allreduce.RingAllReduce;
+import io.jvmps.worker.model.StepResult;
+import io.jvmps.worker.model.TrainableModel;
+import io.jvmps.worker.model.baseline.LocalOptimizer;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Worker-local parameters kept in sync by a ring AllReduce: every step the local parameters'
+ * gradients are flattened into one vector (model order), averaged across the workers, and applied
+ * with the servers' update rule to this worker's copy, which is written into the model. All workers
+ * start from the same seeded values and apply bit-identical averages, so their copies stay equal.
+ * Not thread-safe.
+ */
+public class AllReduceParameterSync implements LocalParameterSync {
+    private final TrainableModel model;
+    private final List<ParamSpec> local;
+    private final INDArray[] values;
+    private final LocalOptimizer optimizer;
+    private final RingAllReduce ring;
+    private final AutoCloseable transport;
+    private final float[] buffer;
+    private long steps;
+    private long nanos;
+    private long firstNanos;
+
+    /**
+     * @param model     the model; its local parameters must already hold their initial values
+     * @param optimizer update rule (the servers')
+     * @param ring      the AllReduce among the workers
+     * @param transport closed with this sync (the ring's connections)
+     */
+    public AllReduceParameterSync(TrainableModel model, LocalOptimizer optimizer, RingAllReduce ring,
+                                  AutoCloseable transport) {
+        this.model = model;
+        this.local = model.localParams();
+        this.optimizer = optimizer;
+        this.ring = ring;
+        this.transport = transport;
+        this.values = new INDArray[local.size()];
+        long total = 0;
+        for (int p = 0; p < local.size(); p++) {
+            values[p] = model.param(local.get(p).name()).castTo(DataType.FLOAT).dup('c');
+            total += local.get(p).elements();
+        }
+        this.buffer = new float[Math.toIntExact(total)];
+    }
+
+    @Override
+    public void afterStep(long step, StepResult result) {
+        long start = System.nanoTime();
+        int offset = 0;
+        for (ParamSpec spec : local) {
+            float[] g = result.gradients().get(spec.name()).castTo(DataType.FLOAT).dup('c').data().asFloat();
+            System.arraycopy(g, 0, buffer, offset, g.length);
+            offset += g.length;
+        }
+        ring.average(step, buffer);
+        offset = 0;
+        for (int p = 0; p < local.size(); p++) {
+            ParamSpec spec = local.get(p);
+            int n = (int) spec.elements();
+            float[] part = new float[n];
+            System.arraycopy(buffer, offset, part, 0, n);
+            offset += n;
+            optimizer.apply(spec.name(), values[p], Nd4j.create(part, values[p].shape(), 'c'));
+            model.setParam(spec.name(), values[p]);
+        }
+        long took = System.nanoTime() - start;
+        if (steps == 0) {
+            firstNanos = took;
+        }
+        steps++;
+        nanos += took;
+    }
+
+    /** @return steps synchronised so far */
+    public long steps() {
+        return steps;
+    }
+
+    /** @return total wall time spent in {@link #afterStep}, nanoseconds */
+    public long nanos() {
+        return nanos;
+    }
+
+    @Override
+    public String describe() {
+        double later = steps > 1 ? (nanos - firstNanos) / 1e6 / (steps - 1) : 0;
+        return String.format(Locale.ROOT, "AllReduce of %d worker-local values (%s) over %d workers: %d steps, "
+                        + "%.3f ms per step (first step %.1f ms including connecting and waiting for the peers, "
+                        + "later steps %.3f ms, including waits for slower peers)", buffer.length,
+                local.stream().map(ParamSpec::name).toList(), ring.link().size(), steps,
+                steps == 0 ? 0 : nanos / 1e6 / steps, firstNanos / 1e6, later);
+    }
+
+    @Override
+    public void close() {
+        try {
+            transport.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("closing the allreduce transport failed", e);
+        }
+    }
+}

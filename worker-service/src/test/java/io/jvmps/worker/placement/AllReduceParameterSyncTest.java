@@ -1,0 +1,114 @@
+package io.jvmps.worker.placement;
+
+import io.jvmps.common.protocol.ConsistencyMode;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.ServerDescription;
+import io.jvmps.worker.allreduce.InMemoryRing;
+import io.jvmps.worker.allreduce.RingAllReduce;
+import io.jvmps.worker.model.Placement;
+import io.jvmps.worker.model.SoftmaxRegression;
+import io.jvmps.worker.model.StepResult;
+import io.jvmps.worker.model.TrainableModel;
+import io.jvmps.worker.model.baseline.AdamOptimizer;
+import io.jvmps.worker.model.baseline.SgdOptimizer;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Worker-local parameters: averaged gradients, the servers' update rule, equal copies everywhere. */
+class AllReduceParameterSyncTest {
+    private static final double LR = 0.1;
+
+    @Test
+    void twoWorkersApplyTheAveragedGradientWithSgdAndStayEqual() throws Exception {
+        InMemoryRing ring = new InMemoryRing(2, Duration.ofSeconds(10), 8);
+        TrainableModel[] models = new TrainableModel[2];
+        INDArray[][] features = new INDArray[2][];
+        StepResult[] results = new StepResult[2];
+        for (int w = 0; w < 2; w++) {
+            models[w] = new SoftmaxRegression(4, 3);
+            models[w].place(Placement.workerLocal("b"));
+            models[w].setParams(models[w].initialParams(5));
+            INDArray x = Nd4j.rand(DataType.FLOAT, 6, 4).addi(w);
+            INDArray y = Nd4j.eye(3).castTo(DataType.FLOAT).get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
+                    org.nd4j.linalg.indexing.NDArrayIndex.all()).repeat(0, 2);
+            results[w] = models[w].gradients(x, y);
+        }
+        INDArray before = models[0].param("b");
+        INDArray expected = before.sub(results[0].gradients().get("b").add(results[1].gradients().get("b"))
+                .div(2).mul(LR));
+
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < 2; w++) {
+                int rank = w;
+                done.add(pool.submit(() -> {
+                    try (AllReduceParameterSync sync = new AllReduceParameterSync(models[rank], new SgdOptimizer(LR),
+                            new RingAllReduce(ring.link(rank)), () -> { })) {
+                        sync.afterStep(0, results[rank]);
+                        assertThat(sync.steps()).isEqualTo(1);
+                        assertThat(sync.describe()).contains("3 worker-local values", "[b]", "2 workers");
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        INDArray after0 = models[0].param("b");
+        INDArray after1 = models[1].param("b");
+        assertThat(after0.equalsWithEps(expected, 1e-6)).as("%s vs expected %s", after0, expected).isTrue();
+        assertThat(after0.toFloatVector()).containsExactly(after1.toFloatVector());
+        assertThat(after0.equalsWithEps(before, 1e-6)).as("the bias moved").isFalse();
+        assertThat(models[0].param("W").equalsWithEps(models[0].initialParams(5).get("W"), 0))
+                .as("PS-managed W is untouched by the local sync").isTrue();
+    }
+
+    @Test
+    void theUpdateRuleIsTheServersOptimizer() {
+        assertThat(HybridUpdateRule.forServers(describe("SGD"))).isInstanceOf(SgdOptimizer.class);
+        assertThat(HybridUpdateRule.forServers(describe("ADAM"))).isInstanceOf(AdamOptimizer.class);
+        assertThatThrownBy(() -> HybridUpdateRule.forServers(describe("FTRL"))).isInstanceOf(PsException.class)
+                .satisfies(e -> assertThat(((PsException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                .hasMessageContaining("SGD and ADAM only").hasMessageContaining("FTRL");
+    }
+
+    @Test
+    void withoutLocalParametersThereIsNothingToSync() {
+        TrainableModel model = new SoftmaxRegression(4, 3);
+        LocalSyncFactory factory = new LocalSyncFactory(null, null, new io.jvmps.worker.config.WorkerProperties(),
+                java.time.Clock.systemUTC());
+        assertThat(factory.create(model, describe("SGD"), null, 0, 2)).isSameAs(LocalParameterSync.NONE);
+    }
+
+    @Test
+    void geoModeIsRefusedForHybridPlacement() {
+        TrainableModel model = new SoftmaxRegression(4, 3);
+        model.place(Placement.workerLocal("b"));
+        LocalSyncFactory factory = new LocalSyncFactory(null, null, new io.jvmps.worker.config.WorkerProperties(),
+                java.time.Clock.systemUTC());
+        ServerDescription geo = new ServerDescription(0, 2, ConsistencyMode.GEO, 0, 4, 0.1, "SGD", LR);
+        assertThatThrownBy(() -> factory.create(model, geo, null, 0, 2)).isInstanceOf(PsException.class)
+                .hasMessageContaining("GEO");
+    }
+
+    private static ServerDescription describe(String optimizer) {
+        return new ServerDescription(0, 2, ConsistencyMode.SYNC, 0, 0, 0, optimizer, LR);
+    }
+}
