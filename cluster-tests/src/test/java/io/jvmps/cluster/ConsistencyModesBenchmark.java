@@ -40,7 +40,7 @@ class ConsistencyModesBenchmark {
             NodeProcess scheduler = cluster.startScheduler(2, 2);
             for (int s = 0; s < 2; s++) {
                 List<String> args = new ArrayList<>(List.of("--ps.consistency.mode=" + mode,
-                        "--ps.consistency.geo-learning-rate=0.05"));
+                        "--ps.consistency.geo-learning-rate=0.1"));
                 if (extra != null && !extra.isBlank()) {
                     args.add(extra.trim());
                 }

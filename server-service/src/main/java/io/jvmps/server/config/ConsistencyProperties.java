@@ -31,7 +31,7 @@ public record ConsistencyProperties(
         @DefaultValue("10")
         @Min(value = 1, message = "ps.consistency.geo-interval must be >= 1 (local steps between GEO pushes)")
         int geoInterval,
-        @DefaultValue("0.05")
+        @DefaultValue("0.1")
         @Positive(message = "ps.consistency.geo-learning-rate must be > 0 (workers' local SGD rate in GEO)")
         double geoLearningRate) {
 

@@ -30,7 +30,7 @@ class ConsistencyPropertiesTest {
             assertThat(p.mode()).isEqualTo(ConsistencyMode.SYNC);
             assertThat(p.staleness()).isEqualTo(3);
             assertThat(p.geoInterval()).isEqualTo(10);
-            assertThat(p.geoLearningRate()).isEqualTo(0.05);
+            assertThat(p.geoLearningRate()).isEqualTo(0.1);
             assertThat(p.settings()).isEqualTo(new ConsistencySettings(ConsistencyMode.SYNC, 0, 0, 0.0));
         });
     }
