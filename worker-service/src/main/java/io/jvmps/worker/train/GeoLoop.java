@@ -61,14 +61,10 @@ public class GeoLoop implements TrainingLoop {
         long samples = 0;
         long round = 0;
         double loss = Double.NaN;
-        long start = System.nanoTime();
-        long pullNanos = 0;
-        long computeNanos = 0;
-        long pushNanos = 0;
-        long t0 = System.nanoTime();
+        PhaseTimes times = new PhaseTimes();
         shared.pullIntoModel(client, 0);
         INDArray[] local = copy(shared.values());
-        pullNanos += System.nanoTime() - t0;
+        times.pullDone();
         outer:
         for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
             EpochBatches batches = Steps.batches(train.size(), workers, rank, settings, epoch);
@@ -76,7 +72,7 @@ public class GeoLoop implements TrainingLoop {
                 if (global >= total) {
                     break outer;
                 }
-                long t1 = System.nanoTime();
+                times.lap();
                 LabeledData batch = train.gather(batches.batchIndices(step));
                 StepResult result = model.gradients(batch.features(), batch.labels());
                 INDArray[] grads = shared.gradients(result);
@@ -85,27 +81,23 @@ public class GeoLoop implements TrainingLoop {
                 }
                 writeIntoModel(local);
                 Steps.delay(settings);
-                computeNanos += System.nanoTime() - t1;
+                times.computeDone();
                 global++;
                 loss = result.loss();
                 samples += batch.size();
                 if (global % interval == 0 || global == total) {
-                    long t2 = System.nanoTime();
                     client.push(round, deltas(local));
                     round++;
-                    long t3 = System.nanoTime();
+                    times.pushDone();
                     long waitFor = global == total ? (long) workers * rounds() : 0;
                     shared.pullIntoModel(client, waitFor);
                     local = copy(shared.values());
-                    long t4 = System.nanoTime();
-                    pushNanos += t3 - t2;
-                    pullNanos += t4 - t3;
+                    times.pullDone();
                 }
                 reporter.stepDone(epoch, step, global, total, loss, batch.size());
             }
         }
-        return new TrainingSummary(global, loss, (System.nanoTime() - start) / 1e9, samples, pullNanos / 1e9,
-                computeNanos / 1e9, pushNanos / 1e9);
+        return times.summary(global, loss, samples);
     }
 
     private INDArray[] deltas(INDArray[] local) {

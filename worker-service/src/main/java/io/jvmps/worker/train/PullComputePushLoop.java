@@ -51,10 +51,7 @@ public class PullComputePushLoop implements TrainingLoop {
         long global = 0;
         long samples = 0;
         double loss = Double.NaN;
-        long start = System.nanoTime();
-        long pullNanos = 0;
-        long computeNanos = 0;
-        long pushNanos = 0;
+        PhaseTimes times = new PhaseTimes();
         outer:
         for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
             EpochBatches batches = Steps.batches(train.size(), workers, rank, settings, epoch);
@@ -62,19 +59,16 @@ public class PullComputePushLoop implements TrainingLoop {
                 if (global >= total) {
                     break outer;
                 }
-                long t0 = System.nanoTime();
+                times.lap();
                 params.pullIntoModel(client, global);
-                long t1 = System.nanoTime();
+                times.pullDone();
                 LabeledData batch = train.gather(batches.batchIndices(step));
                 StepResult result = model.gradients(batch.features(), batch.labels());
                 Steps.delay(settings);
-                long t2 = System.nanoTime();
+                times.computeDone();
                 client.push(global, params.gradients(result));
-                long t3 = System.nanoTime();
+                times.pushDone();
                 localSync.afterStep(global, result);
-                pullNanos += t1 - t0;
-                computeNanos += t2 - t1;
-                pushNanos += t3 - t2;
                 global++;
                 loss = result.loss();
                 samples += batch.size();
@@ -82,7 +76,6 @@ public class PullComputePushLoop implements TrainingLoop {
             }
         }
         params.pullIntoModel(client, global);
-        return new TrainingSummary(global, loss, (System.nanoTime() - start) / 1e9, samples, pullNanos / 1e9,
-                computeNanos / 1e9, pushNanos / 1e9);
+        return times.summary(global, loss, samples);
     }
 }

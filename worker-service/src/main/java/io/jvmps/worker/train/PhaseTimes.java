@@ -1,0 +1,43 @@
+package io.jvmps.worker.train;
+
+/**
+ * Wall time a training loop spends pulling, computing and pushing, and the loop's summary. A
+ * phase runs from the last {@link #lap()} or phase end to its own end. Not thread-safe: owned by
+ * the training thread.
+ */
+final class PhaseTimes {
+    private final long start = System.nanoTime();
+    private long last = start;
+    private long pull;
+    private long compute;
+    private long push;
+
+    /** Starts timing the next phase now (time since the previous mark is not counted). */
+    void lap() {
+        last = System.nanoTime();
+    }
+
+    void pullDone() {
+        pull += elapsed();
+    }
+
+    void computeDone() {
+        compute += elapsed();
+    }
+
+    void pushDone() {
+        push += elapsed();
+    }
+
+    TrainingSummary summary(long steps, double lastLoss, long samples) {
+        return new TrainingSummary(steps, lastLoss, (System.nanoTime() - start) / 1e9, samples, pull / 1e9,
+                compute / 1e9, push / 1e9);
+    }
+
+    private long elapsed() {
+        long now = System.nanoTime();
+        long spent = now - last;
+        last = now;
+        return spent;
+    }
+}
