@@ -1,0 +1,45 @@
+# One image per role, built from the jars `./mvnw -DskipTests package` leaves in each module's target/:
+#
+#   docker build --target scheduler -t jvm-ps/scheduler .    (or: docker compose build)
+#
+# The jars are built on the host, not in the image, so an image build needs no Maven and no network.
+ARG JRE_IMAGE=eclipse-temurin:17-jre
+
+FROM ${JRE_IMAGE} AS base
+# A fixed non-root user; nd4j unpacks its native libraries (~400 MB) under ~/.javacpp, which
+# docker-compose.yml mounts as a volume so that the unpacking happens once, not on every start.
+RUN groupadd --system --gid 10001 ps \
+ && useradd --system --uid 10001 --gid ps --home-dir /home/ps --create-home --shell /usr/sbin/nologin ps \
+ && mkdir -p /app /data /checkpoints /home/ps/.javacpp/cache \
+ && chown -R ps:ps /app /checkpoints /home/ps
+COPY docker/healthcheck.sh /usr/local/bin/ps-healthcheck
+WORKDIR /app
+USER ps
+# Every service listens for HTTP (Actuator, REST) on 8080 inside its container.
+ENV PS_HTTP_PORT=8080 \
+    JAVA_OPTS="-XX:MaxRAMPercentage=40 -XX:+ExitOnOutOfMemoryError"
+EXPOSE 8080
+HEALTHCHECK --interval=5s --timeout=4s --start-period=120s --retries=3 CMD ["ps-healthcheck"]
+ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS -jar /app/app.jar \"$@\"", "jvm-ps"]
+
+FROM base AS scheduler
+ENV MS_SCHED_PORT=8080
+COPY --chown=ps:ps scheduler-service/target/scheduler-service-*-exec.jar /app/app.jar
+
+FROM base AS server
+# RSocket (workers push and pull here) on 7000.
+ENV PS_SERVER_HTTP_PORT=8080 \
+    PS_SERVER_RSOCKET_PORT=7000
+EXPOSE 7000
+VOLUME ["/checkpoints"]
+COPY --chown=ps:ps server-service/target/server-service-*-exec.jar /app/app.jar
+
+FROM base AS worker
+# RSocket on 7001 for the ring AllReduce among workers (hybrid placement). One BLAS thread per
+# worker: several workers sharing the cores ran each step ~2.4x slower with nd4j's default.
+ENV PS_WORKER_HTTP_PORT=8080 \
+    PS_WORKER_RSOCKET_PORT=7001 \
+    PS_WORKER_DATAPATH=/data/mnist \
+    OMP_NUM_THREADS=1
+EXPOSE 7001
+COPY --chown=ps:ps worker-service/target/worker-service-*-exec.jar /app/app.jar

@@ -1,0 +1,138 @@
+package io.jvmps.cluster;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The user's path through Docker: builds the images from the repository's Dockerfile, runs
+ * {@code docker-compose.yml} (scheduler, 2 servers, 2 workers, LeNet-5 on a slice of MNIST), waits
+ * until every service is healthy through Actuator, checks that the workers' loss falls and that the
+ * scheduler reports a test accuracy, and scrapes {@code /actuator/prometheus} on every service.
+ *
+ * <p>Needs a Docker engine ({@code DOCKER_HOST}); {@code .ci/run} starts one with
+ * {@code ../shared/tools/docker-local.sh}-style set-up ({@code scripts/docker-engine.sh}) and sets
+ * {@code PS_REQUIRE_DOCKER=1}, which turns a missing engine into a failure instead of a skip.
+ */
+class ComposeEndToEndIT {
+    private static final Pattern LOSS = Pattern.compile("epoch: (\\d+) step: (\\d+), loss is (\\d+\\.\\d+)");
+    private static final List<String> SERVICES = List.of("scheduler", "server-0", "server-1", "worker-0", "worker-1");
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    @Test
+    void composeUpTrainsLeNetAndEveryServiceIsHealthyAndScraped() throws Exception {
+        DockerCompose.Result engine = DockerCompose.engine();
+        if ("1".equals(System.getenv("PS_REQUIRE_DOCKER"))) {
+            assertThat(engine.exit()).as("PS_REQUIRE_DOCKER=1 but no Docker engine answers: " + engine.output()).isZero();
+        }
+        Assumptions.assumeTrue(engine.exit() == 0, "no Docker engine (set DOCKER_HOST): " + engine.output());
+
+        Path repo = Path.of(System.getProperty("ps.repo.dir", "..")).toAbsolutePath().normalize();
+        Path data = repo.resolve("data/mnist");
+        assertThat(Files.isDirectory(data)).as("MNIST missing at " + data + ": run scripts/fetch-mnist.sh").isTrue();
+
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String service : SERVICES) {
+            ports.put(service, freePort());
+        }
+        env.put("PS_SCHEDULER_PUBLISHED_PORT", ports.get("scheduler").toString());
+        env.put("PS_SERVER0_PUBLISHED_PORT", ports.get("server-0").toString());
+        env.put("PS_SERVER1_PUBLISHED_PORT", ports.get("server-1").toString());
+        env.put("PS_WORKER0_PUBLISHED_PORT", ports.get("worker-0").toString());
+        env.put("PS_WORKER1_PUBLISHED_PORT", ports.get("worker-1").toString());
+        env.put("PS_IMAGE_TAG", "e2e");
+        env.put("PS_DATA_DIR", data.toString());
+        // A slice of MNIST keeps the test near a minute of training; workers stay up after training
+        // so that their metrics can be scraped once the job is done.
+        env.put("PS_WORKER_TRAINLIMIT", "4000");
+        env.put("PS_WORKER_TESTLIMIT", "1000");
+        env.put("PS_WORKER_EPOCHS", "1");
+        env.put("PS_WORKER_BATCHSIZE", "32");
+        env.put("PS_WORKER_EXITONFINISH", "false");
+
+        String project = "jvmpse2e" + UUID.randomUUID().toString().substring(0, 8);
+        try (DockerCompose compose = new DockerCompose(repo, project, env)) {
+            compose.compose(Duration.ofMinutes(5), "build");
+            compose.compose(Duration.ofMinutes(6), "up", "-d");
+            try {
+                for (String service : SERVICES) {
+                    awaitOk(service, ports.get(service), "/actuator/health/readiness", Duration.ofMinutes(3));
+                }
+                String job = NodeProcess.poll("the scheduler's job to finish", Duration.ofMinutes(5), () ->
+                        get(ports.get("scheduler"), "/api/v1/job").filter(body -> body.contains("\"state\":\"FINISHED\"")));
+                assertThat(job).contains("\"total\":1000");
+                Matcher accuracy = Pattern.compile("\"correct\":(\\d+)").matcher(job);
+                assertThat(accuracy.find()).as(job).isTrue();
+                assertThat(Integer.parseInt(accuracy.group(1))).as("correct of 1000 in " + job).isGreaterThan(600);
+
+                for (String worker : List.of("worker-0", "worker-1")) {
+                    List<Double> losses = losses(compose.compose(Duration.ofMinutes(1), "logs", "--no-color", worker));
+                    assertThat(losses).as(worker + " loss lines").hasSizeGreaterThanOrEqualTo(3);
+                    assertThat(losses.get(losses.size() - 1)).as(worker + " losses " + losses).isLessThan(losses.get(0) * 0.7);
+                }
+                for (String service : SERVICES) {
+                    String metrics = get(ports.get(service), "/actuator/prometheus")
+                            .orElseThrow(() -> new AssertionError(service + " /actuator/prometheus did not answer 200"));
+                    assertThat(metrics).as(service).contains("application=\"" + service.replaceAll("-\\d$", "") + "\"")
+                            .contains("jvm_memory_used_bytes");
+                }
+                assertThat(get(ports.get("scheduler"), "/actuator/prometheus").orElseThrow()).contains("ps_cluster_nodes");
+                assertThat(get(ports.get("server-0"), "/actuator/prometheus").orElseThrow()).contains("ps_server_updates_applied");
+            } catch (AssertionError | RuntimeException e) {
+                throw new AssertionError(e.getMessage() + "\n--- compose logs ---\n" + compose.logs(), e);
+            }
+        }
+    }
+
+    private void awaitOk(String service, int port, String path, Duration timeout) {
+        NodeProcess.poll(service + " " + path + " on port " + port, timeout, () -> get(port, path));
+    }
+
+    private Optional<String> get(int port, String path) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? Optional.of(response.body()) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted");
+        }
+    }
+
+    private static List<Double> losses(String log) {
+        List<Double> losses = new ArrayList<>();
+        Matcher m = LOSS.matcher(log);
+        while (m.find()) {
+            losses.add(Double.parseDouble(m.group(3)));
+        }
+        return losses;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

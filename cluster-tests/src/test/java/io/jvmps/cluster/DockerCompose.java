@@ -1,0 +1,122 @@
+package io.jvmps.cluster;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Drives the repository's {@code docker-compose.yml} through the real Docker CLI ({@code docker-compose}
+ * v1 if installed, else {@code docker compose}) under a project name of its own, and tears the project
+ * down (containers, networks, volumes) on close, also from a shutdown hook.
+ */
+final class DockerCompose implements AutoCloseable {
+    private final Path repo;
+    private final String project;
+    private final Map<String, String> env;
+    private final List<String> cli;
+    private final Thread hook = new Thread(this::close, "compose-cleanup");
+    private boolean closed;
+
+    DockerCompose(Path repo, String project, Map<String, String> env) {
+        this.repo = repo;
+        this.project = project;
+        this.env = env;
+        this.cli = run(List.of("docker-compose", "version"), Duration.ofSeconds(30)).exit() == 0
+                ? List.of("docker-compose") : List.of("docker", "compose");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** Whether a Docker engine answers ({@code docker info}); reason in the result's output otherwise. */
+    static Result engine() {
+        return run(List.of("docker", "info", "--format", "{{.ServerVersion}}"), Duration.ofSeconds(30));
+    }
+
+    /** Runs {@code compose <args>} in the repository and fails with its output unless it exits 0. */
+    String compose(Duration timeout, String... args) {
+        List<String> command = new ArrayList<>(cli);
+        command.addAll(List.of("-p", project, "-f", repo.resolve("docker-compose.yml").toString()));
+        command.addAll(List.of(args));
+        Result result = runIn(command, timeout);
+        if (result.exit() != 0) {
+            throw new AssertionError(String.join(" ", command) + " exited " + result.exit() + ":\n" + result.output());
+        }
+        return result.output();
+    }
+
+    /** The last lines of every service's log, for failure messages. */
+    String logs() {
+        try {
+            return compose(Duration.ofMinutes(1), "logs", "--no-color", "--tail=40");
+        } catch (AssertionError e) {
+            return "(no logs: " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            compose(Duration.ofMinutes(2), "down", "-v", "--remove-orphans", "--timeout", "10");
+        } catch (AssertionError e) {
+            System.err.println("compose down failed: " + e.getMessage());
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // called from the hook itself
+        }
+    }
+
+    private Result runIn(List<String> command, Duration timeout) {
+        return exec(command, timeout, repo, env);
+    }
+
+    private static Result run(List<String> command, Duration timeout) {
+        return exec(command, timeout, null, Map.of());
+    }
+
+    private static Result exec(List<String> command, Duration timeout, Path dir, Map<String, String> env) {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        if (dir != null) {
+            builder.directory(dir.toFile());
+        }
+        builder.environment().putAll(env);
+        try {
+            Process process = builder.start();
+            // Read on another thread so a chatty command cannot block on a full pipe.
+            StringBuilder out = new StringBuilder();
+            Thread reader = new Thread(() -> {
+                try {
+                    out.append(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                } catch (IOException ignored) {
+                    // the process died; its exit code tells the rest
+                }
+            });
+            reader.start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                reader.join(5000);
+                return new Result(-1, String.join(" ", command) + " still running after " + timeout + "\n" + out);
+            }
+            reader.join(5000);
+            return new Result(process.exitValue(), out.toString());
+        } catch (IOException e) {
+            return new Result(-1, "cannot run " + command.get(0) + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Result(-1, "interrupted");
+        }
+    }
+
+    /** Exit status and merged stdout/stderr of one command. */
+    record Result(int exit, String output) {
+    }
+}
