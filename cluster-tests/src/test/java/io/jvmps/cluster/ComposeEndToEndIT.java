@@ -97,7 +97,13 @@ class ComposeEndToEndIT {
                             .contains("jvm_memory_used_bytes");
                 }
                 assertThat(get(ports.get("scheduler"), "/actuator/prometheus").orElseThrow()).contains("ps_cluster_nodes");
-                assertThat(get(ports.get("server-0"), "/actuator/prometheus").orElseThrow()).contains("ps_server_updates_applied");
+                assertThat(get(ports.get("server-0"), "/actuator/prometheus").orElseThrow())
+                        .contains("ps_server_updates_applied").containsPattern("ps_server_push_seconds\\{[^}]*quantile=\"0.95\"");
+                for (String worker : List.of("worker-0", "worker-1")) {
+                    String metrics = get(ports.get(worker), "/actuator/prometheus").orElseThrow();
+                    assertThat(metrics).containsPattern("ps_worker_step_seconds_count\\{application=\"worker\"} [1-9]")
+                            .containsPattern("ps_worker_accuracy\\{application=\"worker\"} 0\\.[6-9]");
+                }
             } catch (AssertionError | RuntimeException e) {
                 throw new AssertionError(e.getMessage() + "\n--- compose logs ---\n" + compose.logs(), e);
             }

@@ -9,7 +9,7 @@ import reactor.core.publisher.SignalType;
 
 /**
  * The server's Micrometer meters: {@code ps.server.push}, {@code ps.server.init} and
- * {@code ps.server.pull} timers (tag {@code outcome}: success, error, cancel),
+ * {@code ps.server.pull} timers with p50/p95/p99 (tag {@code outcome}: success, error, cancel),
  * {@code ps.server.bytes.in} / {@code ps.server.bytes.out} counters. The update counters are
  * registered by {@link ConsistencyMeters}. Thread-safe.
  */
@@ -67,6 +67,7 @@ public final class ServerMetrics {
             case ON_ERROR -> "error";
             default -> "cancel";
         };
-        return Timer.builder(name).description(description).tag("outcome", outcome).register(registry);
+        return Timer.builder(name).description(description).tag("outcome", outcome)
+                .publishPercentiles(0.5, 0.95, 0.99).register(registry);
     }
 }

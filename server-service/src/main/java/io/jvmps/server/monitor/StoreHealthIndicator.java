@@ -5,9 +5,9 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * Health of the parameter store ({@code /actuator/health/parameterServer}): UP whenever the server
- * can answer (it serves RSocket before registration too), with rank, registration state, slice
- * counts and versions as details.
+ * Health of the parameter store ({@code /actuator/health/parameterServer}, part of the readiness
+ * group): OUT_OF_SERVICE until the scheduler has assigned this server a rank, UP after, with rank,
+ * registration state, slice counts and versions as details.
  */
 public final class StoreHealthIndicator implements HealthIndicator {
     private final StatusReporter status;
@@ -25,7 +25,9 @@ public final class StoreHealthIndicator implements HealthIndicator {
     @Override
     public Health health() {
         ServerStatus s = status.status();
-        return Health.up().withDetail("rank", s.rank())
+        // Not ready before the scheduler gave a rank: workers cannot find this server yet.
+        Health.Builder health = identity.assigned() ? Health.up() : Health.outOfService();
+        return health.withDetail("rank", s.rank())
                 .withDetail("registered", identity.assigned())
                 .withDetail("slices", s.slices())
                 .withDetail("bytes", s.bytes())

@@ -7,7 +7,11 @@ import io.jvmps.worker.cluster.SchedulerSession;
 import io.jvmps.worker.model.Placement;
 import io.jvmps.worker.placement.LocalSyncFactory;
 import io.jvmps.worker.placement.PlacementSettings;
+import io.jvmps.worker.monitor.TrainingHealthIndicator;
+import io.jvmps.worker.monitor.WorkerMetrics;
 import io.jvmps.worker.train.DataLoader;
+import io.jvmps.worker.train.TrainingMeters;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.jvmps.worker.train.TrainingState;
 import io.jvmps.worker.train.WorkerJob;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -68,8 +72,20 @@ public class WorkerConfiguration {
     @Bean
     WorkerJob workerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
                         TrainingState state, Clock clock, Placement placement, WorkerRSocketPort rsocketPort,
-                        LocalSyncFactory localSync) {
+                        LocalSyncFactory localSync, TrainingMeters meters) {
         return new WorkerJob(props, session, requesters, state, new DataLoader(), clock, placement, rsocketPort,
-                localSync);
+                localSync, meters);
+    }
+
+    /** Step, phase, loss and accuracy meters ({@code ps.worker.*}) for {@code /actuator/prometheus}. */
+    @Bean
+    WorkerMetrics workerMetrics(MeterRegistry registry, TrainingState state) {
+        return new WorkerMetrics(registry, state);
+    }
+
+    /** The worker's readiness: registered, connected to every server, not failed. */
+    @Bean
+    TrainingHealthIndicator trainingHealthIndicator(TrainingState state) {
+        return new TrainingHealthIndicator(state);
     }
 }

@@ -61,7 +61,7 @@ public class GeoLoop implements TrainingLoop {
         long samples = 0;
         long round = 0;
         double loss = Double.NaN;
-        PhaseTimes times = new PhaseTimes();
+        PhaseTimes times = reporter.phaseTimes();
         shared.pullIntoModel(client, 0);
         INDArray[] local = copy(shared.values());
         times.pullDone();

@@ -2,15 +2,20 @@ package io.jvmps.worker.train;
 
 /**
  * Wall time a training loop spends pulling, computing and pushing, and the loop's summary. A
- * phase runs from the last {@link #lap()} or phase end to its own end. Not thread-safe: owned by
+ * phase runs from the last {@link #lap()} or phase end to its own end; each phase is also reported to the {@link TrainingMeters}. Not thread-safe: owned by
  * the training thread.
  */
 final class PhaseTimes {
+    private final TrainingMeters meters;
     private final long start = System.nanoTime();
     private long last = start;
     private long pull;
     private long compute;
     private long push;
+
+    PhaseTimes(TrainingMeters meters) {
+        this.meters = meters;
+    }
 
     /** Starts timing the next phase now (time since the previous mark is not counted). */
     void lap() {
@@ -18,15 +23,15 @@ final class PhaseTimes {
     }
 
     void pullDone() {
-        pull += elapsed();
+        pull += elapsed(TrainingMeters.Phase.PULL);
     }
 
     void computeDone() {
-        compute += elapsed();
+        compute += elapsed(TrainingMeters.Phase.COMPUTE);
     }
 
     void pushDone() {
-        push += elapsed();
+        push += elapsed(TrainingMeters.Phase.PUSH);
     }
 
     TrainingSummary summary(long steps, double lastLoss, long samples) {
@@ -34,10 +39,11 @@ final class PhaseTimes {
                 compute / 1e9, push / 1e9);
     }
 
-    private long elapsed() {
+    private long elapsed(TrainingMeters.Phase phase) {
         long now = System.nanoTime();
         long spent = now - last;
         last = now;
+        meters.phase(phase, spent);
         return spent;
     }
 }

@@ -51,7 +51,7 @@ public class PullComputePushLoop implements TrainingLoop {
         long global = 0;
         long samples = 0;
         double loss = Double.NaN;
-        PhaseTimes times = new PhaseTimes();
+        PhaseTimes times = reporter.phaseTimes();
         outer:
         for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
             EpochBatches batches = Steps.batches(train.size(), workers, rank, settings, epoch);

@@ -22,11 +22,14 @@ final class StepReporter {
     private final String nodeId;
     private final Clock clock;
     private final int logInterval;
+    private final TrainingMeters meters;
+    private long lastStepNanos = System.nanoTime();
     private long windowStart;
     private long windowSamples;
 
     StepReporter(TrainingState state, ProgressReporter progress, PsClient client, String nodeId, Clock clock,
-                 int logInterval) {
+                 int logInterval, TrainingMeters meters) {
+        this.meters = meters;
         this.state = state;
         this.progress = progress;
         this.client = client;
@@ -34,6 +37,11 @@ final class StepReporter {
         this.clock = clock;
         this.logInterval = logInterval;
         this.windowStart = clock.millis();
+    }
+
+    /** @return a stopwatch for a loop's phases that also reports them to the meters */
+    PhaseTimes phaseTimes() {
+        return new PhaseTimes(meters);
     }
 
     /**
@@ -45,13 +53,16 @@ final class StepReporter {
      * @param samples samples in this step's batch
      */
     void stepDone(int epoch, int step, long global, long total, double loss, int samples) {
+        long now = System.nanoTime();
+        meters.step(now - lastStepNanos, loss, samples);
+        lastStepNanos = now;
         windowSamples += samples;
         if (step != 0 && (step + 1) % logInterval != 0 && global != total) {
             return;
         }
-        long now = clock.millis();
-        double rate = now > windowStart ? windowSamples * 1000.0 / (now - windowStart) : 0;
-        windowStart = now;
+        long millis = clock.millis();
+        double rate = millis > windowStart ? windowSamples * 1000.0 / (millis - windowStart) : 0;
+        windowStart = millis;
         windowSamples = 0;
         log.info(String.format(Locale.ROOT, "epoch: %d step: %d, loss is %.6f", epoch, step + 1, loss));
         state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.TRAINING, s.rank(), s.nodeId(), epoch,

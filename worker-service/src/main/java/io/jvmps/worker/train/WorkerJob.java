@@ -46,6 +46,7 @@ public class WorkerJob {
     private final Placement placement;
     private final WorkerRSocketPort rsocketPort;
     private final LocalSyncFactory localSync;
+    private final TrainingMeters meters;
 
     /**
      * @param placement   which parameters the servers manage (the rest are worker-local)
@@ -54,7 +55,8 @@ public class WorkerJob {
      */
     public WorkerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
                      TrainingState state, DataLoader dataLoader, Clock clock, Placement placement,
-                     WorkerRSocketPort rsocketPort, LocalSyncFactory localSync) {
+                     WorkerRSocketPort rsocketPort, LocalSyncFactory localSync, TrainingMeters meters) {
+        this.meters = meters;
         this.props = props;
         this.session = session;
         this.requesters = requesters;
@@ -102,7 +104,7 @@ public class WorkerJob {
                 LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
                         props.getLogInterval(), props.getMaxSteps(), props.getStepDelay());
                 StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
-                        props.getLogInterval());
+                        props.getLogInterval(), meters);
                 try (LocalParameterSync sync = localSync.create(model, semantics, session.client(), reg.rank(),
                         workers)) {
                     TrainingLoop loop = TrainingLoops.create(semantics, model, client, data.train(), settings,

@@ -29,10 +29,23 @@ class WorkerEndpointsTest {
     }
 
     @Test
-    void healthAndPrometheusAnswer() {
-        http.get().uri("/actuator/health").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$.status").isEqualTo("UP");
+    void aliveButNotReadyBeforeItReachesTheServers() {
         http.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
-        http.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
+        http.get().uri("/actuator/health/readiness").exchange().expectStatus().isEqualTo(503)
+                .expectBody()
+                .jsonPath("$.status").isEqualTo("OUT_OF_SERVICE")
+                .jsonPath("$.components.training.details.phase").isEqualTo("STARTING");
+    }
+
+    @Test
+    void prometheusExposesTheWorkerMeters() {
+        http.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+                .expectBody(String.class)
+                .value(body -> org.assertj.core.api.Assertions.assertThat(body)
+                        .contains("ps_worker_step_seconds{application=\"worker\",quantile=\"0.95\"}")
+                        .contains("ps_worker_phase_seconds_count{application=\"worker\",phase=\"pull\"}")
+                        .contains("ps_worker_loss{application=\"worker\"}")
+                        .contains("ps_worker_accuracy{application=\"worker\"}")
+                        .contains("ps_worker_bytes_pushed_bytes_total"));
     }
 }

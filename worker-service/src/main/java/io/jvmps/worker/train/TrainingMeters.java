@@ -1,0 +1,36 @@
+package io.jvmps.worker.train;
+
+/**
+ * Where the training loops report what they measure, as it happens: the wall time of each pull,
+ * compute and push phase and of each whole step, with the step's loss and batch size. Called from
+ * the training thread only; implementations must be cheap (they run every step).
+ */
+public interface TrainingMeters {
+
+    /** The phases of a step. */
+    enum Phase { PULL, COMPUTE, PUSH }
+
+    /** Reports nothing. */
+    TrainingMeters NONE = new TrainingMeters() {
+        @Override
+        public void phase(Phase phase, long nanos) {
+        }
+
+        @Override
+        public void step(long nanos, double loss, int samples) {
+        }
+    };
+
+    /**
+     * @param phase the phase that ended
+     * @param nanos its wall time
+     */
+    void phase(Phase phase, long nanos);
+
+    /**
+     * @param nanos   wall time since the previous step ended
+     * @param loss    the step's loss
+     * @param samples samples in the step's batch
+     */
+    void step(long nanos, double loss, int samples);
+}
