@@ -10,13 +10,16 @@ FROM ${JRE_IMAGE} AS base
 # docker-compose.yml mounts as a volume so that the unpacking happens once, not on every start.
 RUN groupadd --system --gid 10001 ps \
  && useradd --system --uid 10001 --gid ps --home-dir /home/ps --create-home --shell /usr/sbin/nologin ps \
- && mkdir -p /app /data /checkpoints /home/ps/.javacpp/cache \
- && chown -R ps:ps /app /checkpoints /home/ps
+ && mkdir -p /app /data /checkpoints /secrets /home/ps/.javacpp/cache \
+ && chown -R ps:ps /app /checkpoints /secrets /home/ps
 COPY docker/healthcheck.sh /usr/local/bin/ps-healthcheck
 WORKDIR /app
 USER ps
 # Every service listens for HTTP (Actuator, REST) on 8080 inside its container.
+# Without PS_SECURITY_SECRET, the first node to start generates the cluster secret into
+# /secrets/cluster-secret (a volume all nodes share in docker-compose.yml) and the others read it.
 ENV PS_HTTP_PORT=8080 \
+    PS_SECURITY_SECRETFILE=/secrets/cluster-secret \
     JAVA_OPTS="-XX:MaxRAMPercentage=40 -XX:+ExitOnOutOfMemoryError"
 EXPOSE 8080
 HEALTHCHECK --interval=5s --timeout=4s --start-period=120s --retries=3 CMD ["ps-healthcheck"]

@@ -97,6 +97,16 @@ class ComposeEndToEndIT {
                             .contains("jvm_memory_used_bytes");
                 }
                 assertThat(get(ports.get("scheduler"), "/actuator/prometheus").orElseThrow()).contains("ps_cluster_nodes");
+                // The cluster secret was generated on first start and shared through the volume: every node
+                // registered with it, and a caller without it is refused.
+                assertThat(compose.compose(Duration.ofMinutes(1), "logs", "--no-color", "scheduler"))
+                        .contains("No cluster secret configured: generated one");
+                HttpResponse<String> refused = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                + ports.get("scheduler") + "/api/v1/nodes")).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"role\":\"worker\",\"host\":\"x\"}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(refused.statusCode()).isEqualTo(401);
+                assertThat(refused.body()).contains("UNAUTHENTICATED");
                 assertThat(get(ports.get("server-0"), "/actuator/prometheus").orElseThrow())
                         .contains("ps_server_updates_applied").containsPattern("ps_server_push_seconds\\{[^}]*quantile=\"0.95\"");
                 for (String worker : List.of("worker-0", "worker-1")) {

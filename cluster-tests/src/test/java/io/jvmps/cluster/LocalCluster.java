@@ -22,6 +22,8 @@ final class LocalCluster implements AutoCloseable {
     private final List<NodeProcess> processes = new ArrayList<>();
     private final Thread hook = new Thread(this::close, "cluster-cleanup");
     private int schedulerPort;
+    /** One fresh cluster secret per cluster, given to every node as PS_SECURITY_SECRET. */
+    private final String secret = "it-" + java.util.UUID.randomUUID();
 
     LocalCluster(String testName) throws IOException {
         this.jarDir = Path.of(System.getProperty("ps.repo.dir", "..")).toAbsolutePath().normalize();
@@ -32,6 +34,10 @@ final class LocalCluster implements AutoCloseable {
 
     Path logDir() {
         return logDir;
+    }
+
+    String secret() {
+        return secret;
     }
 
     int schedulerPort() {
@@ -81,6 +87,7 @@ final class LocalCluster implements AutoCloseable {
         Path log = logDir.resolve(name + ".log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).directory(jarDir.toFile());
+        builder.environment().put("PS_SECURITY_SECRET", secret);
         builder.environment().putAll(env);
         NodeProcess node = new NodeProcess(name, builder.start(), log);
         processes.add(node);

@@ -68,6 +68,8 @@ class TransportBenchmark {
                     .decoders(d -> d.add(new JacksonJsonDecoder()))
                     .build();
             RSocketRequester.Builder builder = RSocketRequester.builder().rsocketStrategies(strategies)
+                    .setupMetadata(cluster.secret(), org.springframework.util.MimeType.valueOf(
+                            io.jvmps.common.security.ClusterSecret.SETUP_MIME_TYPE))
                     .dataMimeType(MimeTypeUtils.APPLICATION_JSON);
             NodeInfo node = new NodeInfo("bench", NodeRole.SERVER, 0, "127.0.0.1", port, 0, NodeState.ALIVE, 0);
             try (ServerConnections connections = new ServerConnections(builder, List.of(node))) {

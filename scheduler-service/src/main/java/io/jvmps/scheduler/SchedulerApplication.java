@@ -6,6 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /** Entry point of the scheduler service: the rendezvous every server and worker registers with. */
 @SpringBootApplication
+@org.springframework.context.annotation.Import(io.jvmps.common.security.ClusterSecurityConfiguration.class)
 @ConfigurationPropertiesScan
 public class SchedulerApplication {
 

@@ -10,6 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
  * the scheduler unless {@code ps.scheduler.enabled=false}.
  */
 @SpringBootApplication
+@org.springframework.context.annotation.Import(io.jvmps.common.security.ClusterSecurityConfiguration.class)
 @ConfigurationPropertiesScan
 public class ServerApplication {
 

@@ -16,6 +16,7 @@ import org.springframework.core.env.Environment;
  * (unless {@code ps.worker.exit-on-finish=false}).
  */
 @SpringBootApplication
+@org.springframework.context.annotation.Import(io.jvmps.common.security.ClusterSecurityConfiguration.class)
 public class WorkerApplication {
 
     public static void main(String[] args) {

@@ -8,6 +8,7 @@ import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.RegisterRequest;
 import io.jvmps.common.protocol.RegisterResponse;
 import io.jvmps.common.protocol.ResultReport;
+import io.jvmps.common.security.ClusterSecret;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -22,20 +23,23 @@ import java.time.Duration;
  * Blocking client of the scheduler's REST API ({@code /api/v1/...}), used by servers and workers.
  * Built on the JDK HTTP client so that it needs no Spring. Every call has a request timeout; a
  * scheduler that cannot be reached raises {@link ErrorCode#NOT_READY}, an error answer raises the
- * code the scheduler sent. Thread-safe.
+ * code the scheduler sent ({@link ErrorCode#UNAUTHENTICATED} for a wrong secret). Thread-safe.
  */
 public final class SchedulerClient {
     private final URI base;
     private final Duration timeout;
     private final HttpClient http;
     private final JsonMapper json;
+    private final ClusterSecret secret;
 
     /**
      * @param host    scheduler host
      * @param port    scheduler HTTP port
      * @param timeout per-request timeout
+     * @param secret  the cluster secret, sent with every request ({@code Authorization: Bearer ...})
      */
-    public SchedulerClient(String host, int port, Duration timeout) {
+    public SchedulerClient(String host, int port, Duration timeout, ClusterSecret secret) {
+        this.secret = java.util.Objects.requireNonNull(secret, "secret");
         this.base = URI.create("http://" + host + ":" + port);
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
@@ -84,7 +88,8 @@ public final class SchedulerClient {
 
     private <T> T send(String method, String path, Object body, Class<T> type) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
-                .header("Accept", "application/json");
+                .header("Accept", "application/json")
+                .header(ClusterSecret.HTTP_HEADER, secret.headerValue());
         if (body != null) {
             builder.header("Content-Type", "application/json")
                     .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)));

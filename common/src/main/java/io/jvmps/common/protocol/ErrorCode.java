@@ -30,5 +30,7 @@ public enum ErrorCode {
     /** The node is not ready to serve the request (e.g. cluster not complete). */
     NOT_READY,
     /** Anything else: a bug or an unexpected failure; the message says what happened. */
-    INTERNAL
+    INTERNAL,
+    /** The cluster secret was missing or wrong (REST call or RSocket setup); nothing was changed. */
+    UNAUTHENTICATED
 }

@@ -49,7 +49,8 @@ class SchedulerClientTest {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::handle);
         server.start();
-        client = new SchedulerClient("127.0.0.1", server.getAddress().getPort(), Duration.ofSeconds(5));
+        client = new SchedulerClient("127.0.0.1", server.getAddress().getPort(), Duration.ofSeconds(5),
+                io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789"));
     }
 
     @AfterEach
@@ -151,7 +152,8 @@ class SchedulerClientTest {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
-        SchedulerClient nobodyHome = new SchedulerClient("127.0.0.1", port, Duration.ofSeconds(2));
+        SchedulerClient nobodyHome = new SchedulerClient("127.0.0.1", port, Duration.ofSeconds(2),
+                io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789"));
 
         assertThatThrownBy(nobodyHome::cluster)
                 .isInstanceOfSatisfying(PsException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_READY))

@@ -18,6 +18,7 @@ final class ErrorStatus {
             case NOT_INITIALIZED, NOT_READY -> HttpStatus.SERVICE_UNAVAILABLE;
             case TIMEOUT -> HttpStatus.GATEWAY_TIMEOUT;
             case INTERNAL -> HttpStatus.INTERNAL_SERVER_ERROR;
+            case UNAUTHENTICATED -> HttpStatus.UNAUTHORIZED;
         };
     }
 }

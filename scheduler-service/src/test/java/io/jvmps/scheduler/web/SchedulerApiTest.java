@@ -27,8 +27,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class SchedulerApiTest {
 
-    @Autowired
+    /** The scheduler under test, as a caller that sends the cluster secret (test resources' config/). */
     private WebTestClient http;
+
+    @Autowired
+    void client(WebTestClient anonymous) {
+        this.anonymous = anonymous;
+        this.http = anonymous.mutate().defaultHeader("Authorization", "Bearer test-cluster-secret-0123456789").build();
+    }
+
+    private WebTestClient anonymous;
 
     @Test
     void registersTheClusterAndRunsTheJobToFinished(CapturedOutput output) {
@@ -179,5 +187,39 @@ class SchedulerApiTest {
         return http.post().uri("/api/v1/nodes").bodyValue(request).exchange()
                 .expectStatus().isOk()
                 .expectBody(RegisterResponse.class).returnResult().getResponseBody();
+    }
+
+    @Test
+    void mutatingCallsWithoutTheRightSecretAreRefusedAndChangeNothing(CapturedOutput output) {
+        int before = nodeCount();
+        String body = "{\"role\":\"server\",\"host\":\"10.9.9.9\",\"rsocketPort\":9000,\"httpPort\":1}";
+        anonymous.post().uri("/api/v1/nodes").contentType(MediaType.APPLICATION_JSON).bodyValue(body)
+                .exchange().expectStatus().isUnauthorized()
+                .expectBody()
+                .jsonPath("$.code").isEqualTo("UNAUTHENTICATED")
+                .jsonPath("$.message").value(m -> assertThat((String) m).contains("missing cluster secret")
+                        .contains("Authorization: Bearer"));
+        anonymous.post().uri("/api/v1/nodes").header("Authorization", "Bearer not-the-cluster-secret-at-all")
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(body)
+                .exchange().expectStatus().isUnauthorized()
+                .expectBody().jsonPath("$.message").value(m -> assertThat((String) m).contains("wrong cluster secret"));
+        anonymous.delete().uri("/api/v1/nodes/server-0-abcd").exchange().expectStatus().isUnauthorized();
+        anonymous.post().uri("/api/v1/results").contentType(MediaType.APPLICATION_JSON).bodyValue("{}")
+                .exchange().expectStatus().isUnauthorized();
+        assertThat(nodeCount()).isEqualTo(before);
+        assertThat(output).contains("Rejected POST /api/v1/nodes").contains("no cluster secret")
+                .contains("wrong cluster secret").doesNotContain("not-the-cluster-secret-at-all");
+    }
+
+    @Test
+    void readsAndProbesStayOpenByDefault() {
+        anonymous.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
+        anonymous.get().uri("/api/v1/status").exchange().expectStatus().isOk();
+        anonymous.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
+    }
+
+    private int nodeCount() {
+        return http.get().uri("/api/v1/cluster").exchange().expectStatus().isOk()
+                .expectBody(io.jvmps.common.cluster.ClusterView.class).returnResult().getResponseBody().nodes().size();
     }
 }

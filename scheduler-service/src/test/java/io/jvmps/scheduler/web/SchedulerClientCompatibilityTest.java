@@ -33,7 +33,8 @@ class SchedulerClientCompatibilityTest {
 
     @Test
     void clientRegistersHeartbeatsReportsAndReadsTheJob() {
-        SchedulerClient client = new SchedulerClient("127.0.0.1", port, Duration.ofSeconds(5));
+        SchedulerClient client = new SchedulerClient("127.0.0.1", port, Duration.ofSeconds(5),
+                io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789"));
 
         JobStatus waiting = client.job();
         assertThat(waiting.state()).isEqualTo("WAITING");
@@ -70,7 +71,8 @@ class SchedulerClientCompatibilityTest {
 
     @Test
     void clientSurfacesTheSchedulersErrorCodes() {
-        SchedulerClient client = new SchedulerClient("127.0.0.1", port, Duration.ofSeconds(5));
+        SchedulerClient client = new SchedulerClient("127.0.0.1", port, Duration.ofSeconds(5),
+                io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789"));
         assertThatThrownBy(() -> client.heartbeat("worker-3-beef"))
                 .isInstanceOf(PsException.class)
                 .satisfies(e -> assertThat(((PsException) e).code()).isEqualTo(ErrorCode.UNKNOWN_KEY));

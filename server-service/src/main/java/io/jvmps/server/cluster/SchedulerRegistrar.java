@@ -119,7 +119,7 @@ public final class SchedulerRegistrar implements AutoCloseable {
     }
 
     private void retryOrExit(String previousNodeId, PsException e) {
-        if (e.code() == ErrorCode.INVALID_ARGUMENT) {
+        if (e.code() == ErrorCode.INVALID_ARGUMENT || e.code() == ErrorCode.UNAUTHENTICATED) {
             exit.exit(2, "Scheduler at " + client.base() + " refused this server: " + e.getMessage());
         } else if (clock.instant().isAfter(deadline)) {
             exit.exit(1, "Server could not register with the scheduler at " + client.base() + " within "

@@ -23,8 +23,8 @@ public class ClusterConfiguration {
     private static final Logger log = LoggerFactory.getLogger(ClusterConfiguration.class);
 
     @Bean
-    SchedulerClient schedulerClient(SchedulerProperties scheduler) {
-        return new SchedulerClient(scheduler.host(), scheduler.port(), scheduler.requestTimeout());
+    SchedulerClient schedulerClient(SchedulerProperties scheduler, io.jvmps.common.security.ClusterSecret secret) {
+        return new SchedulerClient(scheduler.host(), scheduler.port(), scheduler.requestTimeout(), secret);
     }
 
     /**

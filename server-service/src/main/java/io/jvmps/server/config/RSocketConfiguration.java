@@ -1,5 +1,7 @@
 package io.jvmps.server.config;
 
+import io.jvmps.common.security.ClusterSecret;
+import io.jvmps.common.security.SetupSecretInterceptor;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.springframework.boot.rsocket.messaging.RSocketStrategiesCustomizer;
 import org.springframework.boot.rsocket.server.RSocketServerCustomizer;
@@ -31,6 +33,12 @@ public class RSocketConfiguration {
     @Bean
     RSocketStrategiesCustomizer nettyBuffers(NettyDataBufferFactory factory) {
         return strategies -> strategies.dataBufferFactory(factory);
+    }
+
+    /** Refuses connections whose SETUP frame lacks the cluster secret, before any route is reached. */
+    @Bean
+    RSocketServerCustomizer clusterSecretCheck(ClusterSecret secret) {
+        return server -> server.interceptors(registry -> registry.forSocketAcceptor(new SetupSecretInterceptor(secret)));
     }
 
     @Bean

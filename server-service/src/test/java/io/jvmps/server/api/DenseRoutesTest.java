@@ -45,7 +45,8 @@ class DenseRoutesTest {
 
     @BeforeEach
     void connect() {
-        requester = builder.dataMimeType(MimeTypeUtils.APPLICATION_JSON).tcp("localhost", port);
+        requester = builder.setupMetadata("test-cluster-secret-0123456789", org.springframework.util.MimeType.valueOf(io.jvmps.common.security.ClusterSecret.SETUP_MIME_TYPE))
+                .dataMimeType(MimeTypeUtils.APPLICATION_JSON).tcp("localhost", port);
     }
 
     @AfterEach
@@ -155,7 +156,8 @@ class DenseRoutesTest {
         assertThat(pull(0, k).get(k).values()).containsExactly(7, 8);
 
         // fragmented payloads: RSocket reassembles up to 16 MiB, then the same cap applies; above, RSocket refuses
-        RSocketRequester fragmenting = builder.dataMimeType(MimeTypeUtils.APPLICATION_JSON)
+        RSocketRequester fragmenting = builder.setupMetadata("test-cluster-secret-0123456789", org.springframework.util.MimeType.valueOf(io.jvmps.common.security.ClusterSecret.SETUP_MIME_TYPE))
+                .dataMimeType(MimeTypeUtils.APPLICATION_JSON)
                 .rsocketConnector(c -> c.fragment(1 << 20)).tcp("localhost", port);
         try {
             assertRejected(() -> fragmenting.route(Routes.DENSE_PUSH)

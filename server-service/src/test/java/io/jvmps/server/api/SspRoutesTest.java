@@ -57,7 +57,8 @@ class SspRoutesTest {
 
     @BeforeEach
     void connect() {
-        requester = builder.dataMimeType(MimeTypeUtils.APPLICATION_JSON).tcp("localhost", port);
+        requester = builder.setupMetadata("test-cluster-secret-0123456789", org.springframework.util.MimeType.valueOf(io.jvmps.common.security.ClusterSecret.SETUP_MIME_TYPE))
+                .dataMimeType(MimeTypeUtils.APPLICATION_JSON).tcp("localhost", port);
     }
 
     @AfterEach

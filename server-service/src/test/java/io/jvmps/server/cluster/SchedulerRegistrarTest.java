@@ -94,7 +94,7 @@ class SchedulerRegistrarTest {
         ServerIdentity identity = ServerIdentity.unregistered();
         CompletableFuture<String> exit = new CompletableFuture<>();
         registrar = new SchedulerRegistrar(new SchedulerClient("127.0.0.1", scheduler.getAddress().getPort(),
-                Duration.ofSeconds(2)), identity, "10.0.0.7",
+                Duration.ofSeconds(2), io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789")), identity, "10.0.0.7",
                 new SchedulerRegistrar.Timing(Duration.ofSeconds(30), Duration.ofMillis(20), Duration.ofMillis(20)),
                 Clock.systemUTC(), (code, message) -> exit.complete(code + " " + message));
 
@@ -122,7 +122,8 @@ class SchedulerRegistrarTest {
         scheduler.stop(0);
         scheduler = null;
         CompletableFuture<String> exit = new CompletableFuture<>();
-        registrar = new SchedulerRegistrar(new SchedulerClient("127.0.0.1", deadPort, Duration.ofMillis(500)),
+        registrar = new SchedulerRegistrar(new SchedulerClient("127.0.0.1", deadPort, Duration.ofMillis(500),
+                io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789")),
                 ServerIdentity.unregistered(), "127.0.0.1",
                 new SchedulerRegistrar.Timing(Duration.ofMillis(200), Duration.ofMillis(20), Duration.ofSeconds(1)),
                 Clock.systemUTC(), (code, message) -> exit.complete(code + " " + message));

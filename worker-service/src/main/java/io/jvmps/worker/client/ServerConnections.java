@@ -75,6 +75,10 @@ public class ServerConnections implements AutoCloseable {
             try {
                 requesters.get(r).route(Routes.SERVER_STATUS).retrieveMono(String.class).block(timeout);
             } catch (RuntimeException e) {
+                if (e instanceof io.rsocket.exceptions.RejectedSetupException) {
+                    throw new PsException(ErrorCode.UNAUTHENTICATED, "server " + servers.get(r).rsocketEndpoint()
+                            + " refused this worker's connection: " + e.getMessage());
+                }
                 failed.add(servers.get(r).rsocketEndpoint() + " (" + e.getMessage() + ")");
             }
         }

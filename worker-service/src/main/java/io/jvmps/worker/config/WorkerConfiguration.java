@@ -1,6 +1,10 @@
 package io.jvmps.worker.config;
 
 import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.common.security.ClusterSecret;
+import io.jvmps.common.security.SetupSecretInterceptor;
+import org.springframework.boot.rsocket.server.RSocketServerCustomizer;
+import org.springframework.util.MimeType;
 import io.jvmps.worker.allreduce.AllReduceMailbox;
 import io.jvmps.worker.allreduce.WorkerRSocketPort;
 import io.jvmps.worker.cluster.SchedulerSession;
@@ -32,9 +36,9 @@ public class WorkerConfiguration {
     }
 
     @Bean
-    SchedulerClient schedulerClient(ClusterProperties cluster) {
+    SchedulerClient schedulerClient(ClusterProperties cluster, ClusterSecret secret) {
         return new SchedulerClient(cluster.getScheduler().getHost(), cluster.getScheduler().getPort(),
-                cluster.getScheduler().getRequestTimeout());
+                cluster.getScheduler().getRequestTimeout(), secret);
     }
 
     @Bean
@@ -65,16 +69,27 @@ public class WorkerConfiguration {
 
     @Bean
     LocalSyncFactory localSyncFactory(RSocketRequester.Builder requesters, AllReduceMailbox mailbox,
-                                      WorkerProperties props, Clock clock) {
-        return new LocalSyncFactory(requesters, mailbox, props, clock);
+                                      WorkerProperties props, Clock clock, ClusterSecret secret) {
+        return new LocalSyncFactory(withSecret(requesters, secret), mailbox, props, clock);
     }
 
     @Bean
     WorkerJob workerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
                         TrainingState state, Clock clock, Placement placement, WorkerRSocketPort rsocketPort,
-                        LocalSyncFactory localSync, TrainingMeters meters) {
-        return new WorkerJob(props, session, requesters, state, new DataLoader(), clock, placement, rsocketPort,
+                        LocalSyncFactory localSync, TrainingMeters meters, ClusterSecret secret) {
+        return new WorkerJob(props, session, withSecret(requesters, secret), state, new DataLoader(), clock, placement, rsocketPort,
                 localSync, meters);
+    }
+
+    /** Refuses AllReduce peers whose RSocket SETUP frame lacks the cluster secret. */
+    @Bean
+    RSocketServerCustomizer clusterSecretCheck(ClusterSecret secret) {
+        return server -> server.interceptors(registry -> registry.forSocketAcceptor(new SetupSecretInterceptor(secret)));
+    }
+
+    /** Every connection this worker opens (to servers, to AllReduce peers) presents the cluster secret. */
+    private static RSocketRequester.Builder withSecret(RSocketRequester.Builder builder, ClusterSecret secret) {
+        return builder.setupMetadata(secret.reveal(), MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE));
     }
 
     /** Step, phase, loss and accuracy meters ({@code ps.worker.*}) for {@code /actuator/prometheus}. */

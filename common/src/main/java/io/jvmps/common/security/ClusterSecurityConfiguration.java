@@ -1,0 +1,45 @@
+package io.jvmps.common.security;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+import java.nio.file.Path;
+
+/**
+ * Spring wiring every role imports: binds {@code ps.security.*} (relaxed names, so
+ * {@code PS_SECURITY_SECRET} works), resolves the {@link ClusterSecret} at start-up (a bad value stops
+ * the node naming the property) and installs the {@link ClusterSecretWebFilter}. RSocket roles add a
+ * {@link SetupSecretInterceptor} to their server and send the secret in their SETUP frames.
+ */
+@Configuration(proxyBeanMethods = false)
+public class ClusterSecurityConfiguration {
+    private static final Logger log = LoggerFactory.getLogger(ClusterSecurityConfiguration.class);
+
+    @Bean
+    SecuritySettings securitySettings(Environment env) {
+        Binder binder = Binder.get(env);
+        String secret = binder.bind("ps.security.secret", String.class).orElse("");
+        String file = binder.bind("ps.security.secret-file", String.class)
+                .orElse(System.getProperty("user.home") + "/.jvm-ps/cluster-secret");
+        boolean protectReads = binder.bind("ps.security.protect-reads", Boolean.class).orElse(false);
+        return new SecuritySettings(secret, Path.of(file), protectReads);
+    }
+
+    @Bean
+    ClusterSecret clusterSecret(SecuritySettings settings) {
+        ClusterSecret secret = ClusterSecret.resolve(settings.secret(), settings.secretFile(), log::warn);
+        log.info("Cluster secret sha256:{}... ({}); reads {}", secret.fingerprint(),
+                settings.secret().isBlank() ? "from " + settings.secretFile() : "from ps.security.secret",
+                settings.protectReads() ? "need it too (ps.security.protect-reads=true)" : "are open");
+        return secret;
+    }
+
+    @Bean
+    ClusterSecretWebFilter clusterSecretWebFilter(ClusterSecret secret, SecuritySettings settings) {
+        return new ClusterSecretWebFilter(secret, settings.protectReads());
+    }
+}

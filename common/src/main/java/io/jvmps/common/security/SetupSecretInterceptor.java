@@ -1,0 +1,67 @@
+package io.jvmps.common.security;
+
+import io.netty.buffer.ByteBuf;
+import io.rsocket.ConnectionSetupPayload;
+import io.rsocket.SocketAcceptor;
+import io.rsocket.exceptions.RejectedSetupException;
+import io.rsocket.metadata.CompositeMetadata;
+import io.rsocket.metadata.WellKnownMimeType;
+import io.rsocket.plugins.SocketAcceptorInterceptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * Accepts an RSocket connection only if its SETUP frame carries the cluster secret (composite metadata
+ * entry {@link ClusterSecret#SETUP_MIME_TYPE}). Any other connection is refused with a REJECTED_SETUP
+ * error whose message starts with {@code [UNAUTHENTICATED]}, before any route can be reached, and the
+ * refusal is logged. Stateless and thread-safe.
+ */
+public final class SetupSecretInterceptor implements SocketAcceptorInterceptor {
+    private static final Logger log = LoggerFactory.getLogger(SetupSecretInterceptor.class);
+    private static final String COMPOSITE = WellKnownMimeType.MESSAGE_RSOCKET_COMPOSITE_METADATA.getString();
+
+    private final ClusterSecret secret;
+
+    /** @param secret the secret connections must present */
+    public SetupSecretInterceptor(ClusterSecret secret) {
+        this.secret = secret;
+    }
+
+    @Override
+    public SocketAcceptor apply(SocketAcceptor next) {
+        return (setup, sendingSocket) -> {
+            Optional<String> presented = presented(setup);
+            if (presented.isPresent() && secret.matches(presented.get())) {
+                return next.accept(setup, sendingSocket);
+            }
+            String reason = presented.isEmpty() ? "no cluster secret in the RSocket SETUP metadata"
+                    : "wrong cluster secret in the RSocket SETUP metadata";
+            log.warn("Rejected an RSocket connection: {} (expected the secret with sha256 prefix {})", reason,
+                    secret.fingerprint());
+            return Mono.error(new RejectedSetupException("[UNAUTHENTICATED] " + reason
+                    + "; every node needs the same ps.security.secret"));
+        };
+    }
+
+    /** @return the secret in the setup's composite metadata, if any */
+    static Optional<String> presented(ConnectionSetupPayload setup) {
+        if (!COMPOSITE.equals(setup.metadataMimeType()) || !setup.hasMetadata()) {
+            return Optional.empty();
+        }
+        try {
+            for (CompositeMetadata.Entry entry : new CompositeMetadata(setup.metadata(), false)) {
+                if (ClusterSecret.SETUP_MIME_TYPE.equals(entry.getMimeType())) {
+                    ByteBuf content = entry.getContent();
+                    return Optional.of(content.toString(StandardCharsets.UTF_8));
+                }
+            }
+        } catch (RuntimeException malformed) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+}
