@@ -43,7 +43,8 @@ public final class SchedulerClient {
         this.base = URI.create("http://" + host + ":" + port);
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
-        this.json = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+        this.json = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).build();   // fields added later read as 0
     }
 
     /** @return the scheduler's base URI */

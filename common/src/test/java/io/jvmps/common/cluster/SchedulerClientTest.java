@@ -166,7 +166,7 @@ class SchedulerClientTest {
         answer("DELETE /api/v1/nodes/w-1", 204, null);
         answer("POST /api/v1/progress", 202, null);
         answer("POST /api/v1/results", 202, null);
-        ProgressReport progress = new ProgressReport("w-1", 2, 30, 130, 0.25, 512.5);
+        ProgressReport progress = new ProgressReport("w-1", 2, 30, 130, 0.25, 512.5, 0, 0);
         ResultReport result = new ResultReport("w-1", 9000, 10000, 42.5);
 
         client.reportProgress(progress);
@@ -189,7 +189,7 @@ class SchedulerClientTest {
         JobStatus job = client.job();
 
         assertThat(job).isEqualTo(new JobStatus("RUNNING", 1, 2, 90, 100, 0.9,
-                List.of(new ProgressReport("w-0", 1, 5, 4, 1.5, 100.0))));
+                List.of(new ProgressReport("w-0", 1, 5, 4, 1.5, 100.0, 0, 0))));
     }
 
     @Test

@@ -29,11 +29,17 @@ public class JobTracker {
     private final NodeRegistry registry;
     private final Map<Integer, ProgressReport> progress = new TreeMap<>();
     private final Map<Integer, ResultReport> results = new TreeMap<>();
+    private final LossHistory history = new LossHistory(500);
+    private final java.time.Clock clock;
     private boolean finishAnnounced;
 
-    /** @param registry resolves node ids to worker ranks */
-    public JobTracker(NodeRegistry registry) {
+    /**
+     * @param registry resolves node ids to worker ranks
+     * @param clock    timestamps the loss history
+     */
+    public JobTracker(NodeRegistry registry, java.time.Clock clock) {
         this.registry = registry;
+        this.clock = clock;
     }
 
     /** Stores a worker's latest progress. */
@@ -47,6 +53,12 @@ public class JobTracker {
                     + report.step() + " globalStep=" + report.globalStep());
         }
         progress.put(worker.rank(), report);
+        history.add(worker.rank(), report, clock.millis());
+    }
+
+    /** @return every worker's loss and throughput curve, by rank */
+    public synchronized Map<Integer, List<LossHistory.Point>> history() {
+        return history.snapshot();
     }
 
     /** Stores a worker's final result; the job is FINISHED once every expected worker reported one. */

@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class JobTrackerTest {
     private final NodeRegistry registry = new NodeRegistry(new ClusterProperties(1, 2),
             new MutableClock(Instant.EPOCH), new NodeIdGenerator(new Random(3)));
-    private final JobTracker tracker = new JobTracker(registry);
+    private final MutableClock clock = new MutableClock(Instant.EPOCH);
+    private final JobTracker tracker = new JobTracker(registry, clock);
 
     @Test
     void jobGoesFromWaitingToRunningToFinishedWithSummedAccuracy(CapturedOutput output) {
@@ -37,9 +38,9 @@ class JobTrackerTest {
         assertThat(tracker.status().state()).isEqualTo("RUNNING");
         assertThat(tracker.status().accuracy()).isNaN();
 
-        tracker.report(new ProgressReport(w1, 1, 10, 9, 0.7, 100));
-        tracker.report(new ProgressReport(w0, 1, 10, 9, 0.5, 120));
-        tracker.report(new ProgressReport(w0, 1, 20, 19, 0.3, 130));
+        tracker.report(new ProgressReport(w1, 1, 10, 9, 0.7, 100, 0, 0));
+        tracker.report(new ProgressReport(w0, 1, 10, 9, 0.5, 120, 0, 0));
+        tracker.report(new ProgressReport(w0, 1, 20, 19, 0.3, 130, 0, 0));
         tracker.result(new ResultReport(w0, 4900, 5000, 60));
         JobStatus running = tracker.status();
         assertThat(running.state()).isEqualTo("RUNNING");
@@ -77,11 +78,11 @@ class JobTrackerTest {
         String w0 = registry.register(Requests.worker()).node().nodeId();
 
         assertCode(() -> tracker.result(new ResultReport("worker-7-0000", 1, 2, 0)), ErrorCode.UNKNOWN_KEY);
-        assertCode(() -> tracker.report(new ProgressReport("nobody", 1, 1, 0, 1, 1)), ErrorCode.UNKNOWN_KEY);
+        assertCode(() -> tracker.report(new ProgressReport("nobody", 1, 1, 0, 1, 1, 0, 0)), ErrorCode.UNKNOWN_KEY);
         assertCode(() -> tracker.result(new ResultReport(server, 1, 2, 0)), ErrorCode.INVALID_ARGUMENT);
         assertCode(() -> tracker.result(new ResultReport(w0, 3, 2, 0)), ErrorCode.INVALID_ARGUMENT);
         assertCode(() -> tracker.result(new ResultReport(w0, 0, 0, 0)), ErrorCode.INVALID_ARGUMENT);
-        assertCode(() -> tracker.report(new ProgressReport(w0, -1, 1, 0, 1, 1)), ErrorCode.INVALID_ARGUMENT);
+        assertCode(() -> tracker.report(new ProgressReport(w0, -1, 1, 0, 1, 1, 0, 0)), ErrorCode.INVALID_ARGUMENT);
         assertThat(tracker.status().workersReported()).isZero();
         assertThat(tracker.status().latest()).isEmpty();
     }

@@ -90,7 +90,7 @@ class SchedulerApiTest {
                 .jsonPath("$.expected.worker").isEqualTo(1)
                 .jsonPath("$.job").isEqualTo("RUNNING");
 
-        http.post().uri("/api/v1/progress").bodyValue(new ProgressReport(worker, 1, 100, 99, 0.25, 500.0))
+        http.post().uri("/api/v1/progress").bodyValue(new ProgressReport(worker, 1, 100, 99, 0.25, 500.0, 0, 0))
                 .exchange().expectStatus().isAccepted();
         http.post().uri("/api/v1/results").bodyValue(new ResultReport(worker, 9876, 10000, 120.5))
                 .exchange().expectStatus().isAccepted();

@@ -58,7 +58,7 @@ class SchedulerClientCompatibilityTest {
         assertThat(again.rank()).isZero();
         assertThat(again.view().epoch()).isEqualTo(3);
 
-        client.reportProgress(new ProgressReport(worker.nodeId(), 1, 5, 4, 1.5, 200));
+        client.reportProgress(new ProgressReport(worker.nodeId(), 1, 5, 4, 1.5, 200, 4096, 8192));
         client.reportResult(new ResultReport(worker.nodeId(), 990, 1000, 12.0));
         JobStatus job = client.job();
         assertThat(job.state()).isEqualTo("FINISHED");

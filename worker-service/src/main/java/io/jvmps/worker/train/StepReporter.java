@@ -68,6 +68,7 @@ final class StepReporter {
         state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.TRAINING, s.rank(), s.nodeId(), epoch,
                 step + 1, global, total, loss, rate, client.bytesPushed(), client.bytesPulled(), s.accuracy(),
                 s.error()));
-        progress.report(new ProgressReport(nodeId, epoch, step + 1, global, loss, rate));
+        progress.report(new ProgressReport(nodeId, epoch, step + 1, global, loss, rate, client.bytesPushed(),
+                client.bytesPulled()));
     }
 }

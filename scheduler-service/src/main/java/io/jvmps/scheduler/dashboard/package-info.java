@@ -1,0 +1,2 @@
+/** The live dashboard: cluster events, snapshots, the server-sent-event stream and the page itself. */
+package io.jvmps.scheduler.dashboard;
