@@ -1,0 +1,73 @@
+package io.jvmps.cluster;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The dashboard in a real browser against a real training cluster (scheduler, one server, one worker
+ * on synthetic data): headless Chromium loads the scheduler's page, which must show both nodes in the
+ * topology, a loss curve with points, and keep receiving live updates over server-sent events.
+ *
+ * <p>Needs {@code chromium} on the PATH; {@code .ci/run} installs it and sets {@code PS_REQUIRE_BROWSER=1},
+ * which turns a missing browser into a failure instead of a skip.
+ */
+class DashboardBrowserIT {
+    private static final String PROBE = """
+            JSON.stringify({
+              nodes: [...document.querySelectorAll('#topology tbody tr[data-role]')].map(r => r.dataset.role + ':' + r.dataset.state),
+              points: Number(document.getElementById('loss-chart').dataset.points),
+              lines: [...document.querySelectorAll('#loss-chart polyline.loss-line')].map(l => l.getAttribute('points').trim().split(' ').length),
+              updates: Number(document.body.dataset.updates || 0),
+              connection: document.getElementById('connection').textContent,
+              job: document.getElementById('job-state').textContent,
+              events: document.querySelectorAll('#events li').length
+            })""";
+
+    @Test
+    void chromiumShowsTheTopologyAndALiveLossCurve() throws Exception {
+        Optional<Path> chromium = HeadlessChromium.find();
+        if ("1".equals(System.getenv("PS_REQUIRE_BROWSER"))) {
+            assertThat(chromium).as("PS_REQUIRE_BROWSER=1 but no chromium on the PATH").isPresent();
+        }
+        Assumptions.assumeTrue(chromium.isPresent(), "no chromium on the PATH (apt-get install chromium)");
+
+        try (LocalCluster cluster = new LocalCluster("dashboard-browser")) {
+            cluster.startScheduler(1, 1);
+            cluster.startServer(0, 1, 1, "--ps.optimizer.type=SGD", "--ps.optimizer.learning-rate=0.1");
+            NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
+                    "--ps.worker.train-limit=2048", "--ps.worker.batch-size=32", "--ps.worker.epochs=3",
+                    "--ps.worker.log-interval=2", "--ps.worker.step-delay=50ms", "--ps.worker.exit-on-finish=false");
+            worker.awaitLog(java.util.regex.Pattern.compile("epoch: 1 step: 4, loss is"), Duration.ofMinutes(3));
+
+            try (HeadlessChromium browser = new HeadlessChromium(chromium.get())) {
+                browser.open("http://127.0.0.1:" + cluster.schedulerPort() + "/");
+                JsonNode[] last = new JsonNode[1];
+                boolean shown = NodeProcess.until(Duration.ofSeconds(60), () -> {
+                    try {
+                        last[0] = tools.jackson.databind.json.JsonMapper.builder().build()
+                                .readTree(browser.evaluate(PROBE).asString());
+                    } catch (Exception e) {
+                        return false;
+                    }
+                    JsonNode s = last[0];
+                    return s.get("nodes").size() == 2 && s.get("points").asInt() >= 3
+                            && s.get("lines").size() == 1 && s.get("lines").get(0).asInt() >= 3
+                            && s.get("updates").asInt() >= 3;
+                });
+                assertThat(shown).as("page state " + last[0] + "\nchromium log:\n" + browser.log()).isTrue();
+                JsonNode s = last[0];
+                assertThat(s.get("nodes").toString()).contains("server:ALIVE").contains("worker:ALIVE");
+                assertThat(s.get("connection").asString()).isEqualTo("live");
+                assertThat(s.get("job").asString()).isIn("RUNNING", "FINISHED");
+                assertThat(s.get("events").asInt()).isGreaterThanOrEqualTo(3);
+            }
+        }
+    }
+}
