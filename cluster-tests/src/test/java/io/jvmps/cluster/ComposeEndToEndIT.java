@@ -90,12 +90,15 @@ class ComposeEndToEndIT {
                     assertThat(losses).as(worker + " loss lines").hasSizeGreaterThanOrEqualTo(3);
                     assertThat(losses.get(losses.size() - 1)).as(worker + " losses " + losses).isLessThan(losses.get(0) * 0.7);
                 }
+                StringBuilder scraped = new StringBuilder();
                 for (String service : SERVICES) {
                     String metrics = get(ports.get(service), "/actuator/prometheus")
                             .orElseThrow(() -> new AssertionError(service + " /actuator/prometheus did not answer 200"));
                     assertThat(metrics).as(service).contains("application=\"" + service.replaceAll("-\\d$", "") + "\"")
                             .contains("jvm_memory_used_bytes");
+                    scraped.append(metrics);
                 }
+                assertMonitoringProfileMatches(repo, scraped.toString());
                 assertThat(get(ports.get("scheduler"), "/actuator/prometheus").orElseThrow()).contains("ps_cluster_nodes");
                 // The cluster secret was generated on first start and shared through the volume: every node
                 // registered with it, and a caller without it is refused.
@@ -117,6 +120,29 @@ class ComposeEndToEndIT {
             } catch (AssertionError | RuntimeException e) {
                 throw new AssertionError(e.getMessage() + "\n--- compose logs ---\n" + compose.logs(), e);
             }
+        }
+    }
+
+    /**
+     * The monitoring profile cannot run here (its images come from Docker Hub), so check its configuration
+     * against the running services: Prometheus scrapes exactly the five services, and every jvm-ps metric
+     * the Grafana dashboard queries is exported by one of them.
+     */
+    private static void assertMonitoringProfileMatches(Path repo, String scraped) throws IOException {
+        String prometheus = Files.readString(repo.resolve("docker/prometheus/prometheus.yml"));
+        assertThat(prometheus).contains("metrics_path: /actuator/prometheus");
+        for (String service : SERVICES) {
+            assertThat(prometheus).as("prometheus.yml scrapes " + service).contains("\"" + service + ":8080\"");
+        }
+        String dashboard = Files.readString(repo.resolve("docker/grafana/dashboards/jvm-ps.json"));
+        Matcher metric = Pattern.compile("\\b(ps_[a-z_]+?)(_total|_count|_sum)?\\b").matcher(dashboard);
+        List<String> queried = new ArrayList<>();
+        while (metric.find()) {
+            queried.add(metric.group(0));
+        }
+        assertThat(queried).as("metrics in the Grafana dashboard").hasSizeGreaterThanOrEqualTo(8);
+        for (String name : queried) {
+            assertThat(scraped).as("Grafana queries " + name).containsPattern("(?m)^" + name + "[{ ]");
         }
     }
 

@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * which turns a missing browser into a failure instead of a skip.
  */
 class DashboardBrowserIT {
+    /** The page's state as JSON, or {@code "loading"} while the page is not there yet. */
     private static final String PROBE = """
-            JSON.stringify({
+            !document.getElementById('loss-chart') ? 'loading' : JSON.stringify({
               nodes: [...document.querySelectorAll('#topology tbody tr[data-role]')].map(r => r.dataset.role + ':' + r.dataset.state),
               points: Number(document.getElementById('loss-chart').dataset.points),
               lines: [...document.querySelectorAll('#loss-chart polyline.loss-line')].map(l => l.getAttribute('points').trim().split(' ').length),
@@ -49,11 +50,16 @@ class DashboardBrowserIT {
             try (HeadlessChromium browser = new HeadlessChromium(chromium.get())) {
                 browser.open("http://127.0.0.1:" + cluster.schedulerPort() + "/");
                 JsonNode[] last = new JsonNode[1];
+                String[] problem = {"no evaluation yet"};
                 boolean shown = NodeProcess.until(Duration.ofSeconds(60), () -> {
                     try {
-                        last[0] = tools.jackson.databind.json.JsonMapper.builder().build()
-                                .readTree(browser.evaluate(PROBE).asString());
-                    } catch (Exception e) {
+                        String state = browser.evaluate(PROBE).asString();
+                        if ("loading".equals(state)) {
+                            return false;
+                        }
+                        last[0] = tools.jackson.databind.json.JsonMapper.builder().build().readTree(state);
+                    } catch (Exception | AssertionError e) {
+                        problem[0] = e.toString();   // the page may still be loading: try again until the deadline
                         return false;
                     }
                     JsonNode s = last[0];
@@ -61,7 +67,8 @@ class DashboardBrowserIT {
                             && s.get("lines").size() == 1 && s.get("lines").get(0).asInt() >= 3
                             && s.get("updates").asInt() >= 3;
                 });
-                assertThat(shown).as("page state " + last[0] + "\nchromium log:\n" + browser.log()).isTrue();
+                assertThat(shown).as("page state " + last[0] + "; last problem: " + problem[0] + "\nchromium log:\n"
+                        + browser.log()).isTrue();
                 JsonNode s = last[0];
                 assertThat(s.get("nodes").toString()).contains("server:ALIVE").contains("worker:ALIVE");
                 assertThat(s.get("connection").asString()).isEqualTo("live");

@@ -54,6 +54,13 @@ final class LocalCluster implements AutoCloseable {
         return scheduler;
     }
 
+    /** Starts a role's jar with exactly these arguments (plus free ports), e.g. to check start-up failures. */
+    NodeProcess startRaw(String name, String module, String... args) throws IOException {
+        List<String> all = new ArrayList<>(List.of("--server.port=0", "--spring.rsocket.server.port=0"));
+        all.addAll(List.of(args));
+        return start(name, module, "-Xmx512m", Map.of(), all);
+    }
+
     NodeProcess startServer(int index, int servers, int workers, String... args) throws IOException {
         return start("server-" + index, "server-service", "-Xmx512m", Map.of(), withCluster(servers, workers, args));
     }

@@ -85,7 +85,8 @@ class PropertiesValidationTest {
         expectFailure("ps.optimizer.l1=-1", "ps.optimizer.l1 must be >= 0");
         expectFailure("ps.optimizer.l2=-0.5", "ps.optimizer.l2 must be >= 0");
         expectFailure("ps.optimizer.beta=0", "ps.optimizer.beta must be > 0");
-        expectFailure("ps.optimizer.schedule=linear", "ps.optimizer.schedule");
+        expectFailure("ps.optimizer.schedule=linear",
+                "ps.optimizer.schedule=linear is not valid; accepted values: CONSTANT, STEP, COSINE");
         expectFailure("ps.optimizer.warmup-steps=-1", "ps.optimizer.warmup-steps must be >= 0");
         expectFailure("ps.optimizer.step-size=0", "ps.optimizer.step-size must be >= 1");
         expectFailure("ps.optimizer.gamma=0", "ps.optimizer.gamma must be in (0, 1]");
@@ -109,7 +110,10 @@ class PropertiesValidationTest {
         expectFailure("ps.transport.max-inbound-payload-bytes=1000", "ps.transport.max-inbound-payload-bytes");
         expectFailure("ps.server.pull-timeout=0s", "ps.server.pull-timeout must be positive");
         expectFailure("ps.cluster.worker-num=0", "ps.cluster.worker-num must be between 1 and 4096");
-        expectFailure("ps.optimizer.type=rmsprop", "ps.optimizer.type");
+        expectFailure("ps.optimizer.type=rmsprop",
+                "ps.optimizer.type=rmsprop is not valid; accepted values: SGD, MOMENTUM, ADAGRAD, ADAM, FTRL");
+        expectFailure("ps.consistency.mode=BSP",
+                "ps.consistency.mode=BSP is not valid; accepted values: SYNC, ASYNC, SSP, GEO");
     }
 
     private void expectFailure(String property, String message) {
@@ -124,7 +128,9 @@ class PropertiesValidationTest {
             for (Throwable c = t; c != null; c = c.getCause()) {
                 all.append(c.getMessage()).append('\n');
             }
-            assertThat(all.toString()).contains(message);
+            // What a user sees first: one line with the property (and, for enums, the accepted values).
+            assertThat(io.jvmps.common.startup.StartupFailureReporter.describe(t)).as(all.toString()).contains(message)
+                    .doesNotContain("\n");
         });
     }
 }

@@ -13,6 +13,7 @@ import io.jvmps.worker.placement.LocalSyncFactory;
 import io.jvmps.worker.placement.PlacementSettings;
 import io.jvmps.worker.monitor.TrainingHealthIndicator;
 import io.jvmps.worker.monitor.WorkerMetrics;
+import io.jvmps.worker.data.MnistDataset;
 import io.jvmps.worker.train.DataLoader;
 import io.jvmps.worker.train.TrainingMeters;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -77,8 +78,19 @@ public class WorkerConfiguration {
     WorkerJob workerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
                         TrainingState state, Clock clock, Placement placement, WorkerRSocketPort rsocketPort,
                         LocalSyncFactory localSync, TrainingMeters meters, ClusterSecret secret) {
-        return new WorkerJob(props, session, withSecret(requesters, secret), state, new DataLoader(), clock, placement, rsocketPort,
+        return new WorkerJob(props, session, withSecret(requesters, secret), state, dataLoader(props), clock, placement, rsocketPort,
                 localSync, meters);
+    }
+
+    /**
+     * A missing MNIST folder stops start-up with a message naming {@code ps.worker.data-path}, instead of
+     * failing later on the training thread after registration.
+     */
+    private static DataLoader dataLoader(WorkerProperties props) {
+        if (props.getData() == WorkerProperties.DataSource.MNIST) {
+            MnistDataset.requirePresent(java.nio.file.Path.of(props.getDataPath()));
+        }
+        return new DataLoader();
     }
 
     /** Refuses AllReduce peers whose RSocket SETUP frame lacks the cluster secret. */

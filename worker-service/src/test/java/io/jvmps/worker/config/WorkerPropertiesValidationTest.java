@@ -35,15 +35,23 @@ class WorkerPropertiesValidationTest {
     @Test
     void zeroBatchSizeIsRejectedNamingTheProperty() {
         runner.withPropertyValues("ps.worker.batch-size=0").run(context ->
-                assertThat(context).getFailure().rootCause().hasMessageContaining("ps.worker.batchSize")
-                        .hasMessageContaining("must be greater than or equal to 1"));
+        {
+            assertThat(context).getFailure().rootCause().hasMessageContaining("ps.worker.batchSize")
+                    .hasMessageContaining("must be greater than or equal to 1");
+            assertThat(io.jvmps.common.startup.StartupFailureReporter.describe(context.getStartupFailure()))
+                    .isEqualTo("ps.worker.batch-size=0 must be greater than or equal to 1");
+        });
     }
 
     @Test
     void unknownModelIsRejectedListingTheAcceptedValues() {
         runner.withPropertyValues("ps.worker.model=RESNET").run(context ->
-                assertThat(context).getFailure().hasStackTraceContaining("ps.worker.model")
-                        .hasStackTraceContaining("RESNET"));
+        {
+            assertThat(context).getFailure().hasStackTraceContaining("ps.worker.model")
+                    .hasStackTraceContaining("RESNET");
+            assertThat(io.jvmps.common.startup.StartupFailureReporter.describe(context.getStartupFailure()))
+                    .isEqualTo("ps.worker.model=RESNET is not valid; accepted values: LENET5, SOFTMAX");
+        });
     }
 
     @Test

@@ -11,7 +11,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * health and Prometheus answer.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "ps.scheduler.port=1", "ps.worker.exit-on-finish=false", "ps.worker.server-wait-timeout=1h"})
+        "ps.scheduler.port=1", "ps.worker.exit-on-finish=false", "ps.worker.server-wait-timeout=1h",
+        "ps.worker.data=SYNTHETIC"})
 @AutoConfigureWebTestClient
 class WorkerEndpointsTest {
 
