@@ -39,10 +39,22 @@ public final class SchedulerClient {
      * @param secret  the cluster secret, sent with every request ({@code Authorization: Bearer ...})
      */
     public SchedulerClient(String host, int port, Duration timeout, ClusterSecret secret) {
+        this(host, port, timeout, secret, null);
+    }
+
+    /**
+     * @param host    scheduler host
+     * @param port    scheduler HTTP port
+     * @param timeout per-request timeout
+     * @param secret  the cluster secret, sent with every request
+     * @param tls     HTTPS with this context (trusting the scheduler's certificate), or null for plain HTTP
+     */
+    public SchedulerClient(String host, int port, Duration timeout, ClusterSecret secret, javax.net.ssl.SSLContext tls) {
         this.secret = java.util.Objects.requireNonNull(secret, "secret");
-        this.base = URI.create("http://" + host + ":" + port);
+        this.base = URI.create((tls == null ? "http://" : "https://") + host + ":" + port);
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1);
+        this.http = (tls == null ? client : client.sslContext(tls)).build();
         this.json = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).build();   // fields added later read as 0
     }

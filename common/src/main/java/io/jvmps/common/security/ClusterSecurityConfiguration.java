@@ -3,6 +3,8 @@ package io.jvmps.common.security;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -36,6 +38,28 @@ public class ClusterSecurityConfiguration {
                 settings.secret().isBlank() ? "from " + settings.secretFile() : "from ps.security.secret",
                 settings.protectReads() ? "need it too (ps.security.protect-reads=true)" : "are open");
         return secret;
+    }
+
+    /** TLS for this node's outgoing connections, from the SSL bundle named by {@code ps.security.tls.bundle}. */
+    @Bean
+    ClusterTls clusterTls(Environment env, org.springframework.beans.factory.ObjectProvider<SslBundles> bundles) {
+        String name = Binder.get(env).bind("ps.security.tls.bundle", String.class).orElse("");
+        if (name.isBlank()) {
+            return ClusterTls.off();
+        }
+        SslBundles registry = bundles.getIfAvailable();
+        if (registry == null) {
+            throw new IllegalStateException("ps.security.tls.bundle=" + name + " but no SSL bundles are configured"
+                    + " (spring.ssl.bundle.jks." + name + ".* or spring.ssl.bundle.pem." + name + ".*)");
+        }
+        try {
+            ClusterTls tls = ClusterTls.of(name, registry.getBundle(name));
+            log.info("Cluster connections use {}", tls);
+            return tls;
+        } catch (NoSuchSslBundleException e) {
+            throw new IllegalStateException("ps.security.tls.bundle=" + name + " names no SSL bundle: define "
+                    + "spring.ssl.bundle.jks." + name + ".* or spring.ssl.bundle.pem." + name + ".*", e);
+        }
     }
 
     @Bean

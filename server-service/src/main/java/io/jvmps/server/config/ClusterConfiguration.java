@@ -23,8 +23,10 @@ public class ClusterConfiguration {
     private static final Logger log = LoggerFactory.getLogger(ClusterConfiguration.class);
 
     @Bean
-    SchedulerClient schedulerClient(SchedulerProperties scheduler, io.jvmps.common.security.ClusterSecret secret) {
-        return new SchedulerClient(scheduler.host(), scheduler.port(), scheduler.requestTimeout(), secret);
+    SchedulerClient schedulerClient(SchedulerProperties scheduler, io.jvmps.common.security.ClusterSecret secret,
+                                    io.jvmps.common.security.ClusterTls tls) {
+        return new SchedulerClient(scheduler.host(), scheduler.port(), scheduler.requestTimeout(), secret,
+                tls.sslContext());
     }
 
     /**

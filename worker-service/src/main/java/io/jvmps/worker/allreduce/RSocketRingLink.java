@@ -1,5 +1,6 @@
 package io.jvmps.worker.allreduce;
 
+import io.jvmps.worker.client.TcpClients;
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.codec.DType;
 import io.jvmps.common.codec.TensorChunk;
@@ -10,14 +11,11 @@ import io.jvmps.common.protocol.PsException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.channel.ChannelOption;
 import io.rsocket.exceptions.ApplicationErrorException;
-import io.rsocket.transport.netty.client.TcpClientTransport;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.messaging.rsocket.RSocketRequester;
 import org.springframework.util.MimeTypeUtils;
 import reactor.core.publisher.Flux;
-import reactor.netty.tcp.TcpClient;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,14 +56,19 @@ public class RSocketRingLink implements RingLink, AutoCloseable {
      */
     public RSocketRingLink(RSocketRequester.Builder builder, List<NodeInfo> workers, int rank, AllReduceMailbox mailbox,
                            Duration timeout, int chunkBytes) {
+        this(builder, workers, rank, mailbox, timeout, chunkBytes, TcpClients.PLAIN);
+    }
+
+    /** As above, connecting with {@code tcp} (plain or TLS). */
+    public RSocketRingLink(RSocketRequester.Builder builder, List<NodeInfo> workers, int rank, AllReduceMailbox mailbox,
+                           Duration timeout, int chunkBytes, TcpClients tcp) {
         this.rank = rank;
         this.size = workers.size();
         NodeInfo next = workers.get((rank + 1) % size);
         this.right = describe(next);
         this.left = describe(workers.get(Math.floorMod(rank - 1, size)));
         this.requester = size == 1 ? null : builder.dataMimeType(MimeTypeUtils.APPLICATION_OCTET_STREAM)
-                .transport(TcpClientTransport.create(TcpClient.create().host(next.host()).port(next.rsocketPort())
-                        .option(ChannelOption.TCP_NODELAY, true)));
+                .transport(tcp.transport(next.host(), next.rsocketPort()));
         this.mailbox = mailbox;
         this.timeout = timeout;
         this.chunkBytes = chunkBytes;

@@ -9,9 +9,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.messaging.rsocket.RSocketRequester;
 import org.springframework.util.MimeTypeUtils;
-import io.netty.channel.ChannelOption;
-import io.rsocket.transport.netty.client.TcpClientTransport;
-import reactor.netty.tcp.TcpClient;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,20 +29,21 @@ public class ServerConnections implements AutoCloseable {
      * @param servers the servers, one per rank, sorted by rank
      */
     public ServerConnections(RSocketRequester.Builder builder, List<NodeInfo> servers) {
-        this.servers = List.copyOf(servers);
-        this.requesters = new ArrayList<>();
-        for (NodeInfo server : servers) {
-            requesters.add(builder.dataMimeType(MimeTypeUtils.APPLICATION_JSON).transport(transport(server)));
-        }
+        this(builder, servers, TcpClients.PLAIN);
     }
 
     /**
-     * TCP with Nagle's algorithm off: a step sends a few small frames and then waits for the answer,
-     * which Nagle plus delayed ACKs would stall by up to 40 ms (Reactor Netty's client leaves it on).
+     * @param builder requester builder (strategies and codecs from Spring)
+     * @param servers the servers, one per rank, sorted by rank
+     * @param tcp     plain or TLS connections
      */
-    private static TcpClientTransport transport(NodeInfo server) {
-        return TcpClientTransport.create(TcpClient.create().host(server.host()).port(server.rsocketPort())
-                .option(ChannelOption.TCP_NODELAY, true));
+    public ServerConnections(RSocketRequester.Builder builder, List<NodeInfo> servers, TcpClients tcp) {
+        this.servers = List.copyOf(servers);
+        this.requesters = new ArrayList<>();
+        for (NodeInfo server : servers) {
+            requesters.add(builder.dataMimeType(MimeTypeUtils.APPLICATION_JSON)
+                    .transport(tcp.transport(server.host(), server.rsocketPort())));
+        }
     }
 
     /** @return number of servers */

@@ -2,6 +2,8 @@ package io.jvmps.worker.config;
 
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.security.ClusterSecret;
+import io.jvmps.common.security.ClusterTls;
+import io.jvmps.worker.client.TcpClients;
 import io.jvmps.common.security.SetupSecretInterceptor;
 import org.springframework.boot.rsocket.server.RSocketServerCustomizer;
 import org.springframework.util.MimeType;
@@ -37,9 +39,9 @@ public class WorkerConfiguration {
     }
 
     @Bean
-    SchedulerClient schedulerClient(ClusterProperties cluster, ClusterSecret secret) {
+    SchedulerClient schedulerClient(ClusterProperties cluster, ClusterSecret secret, ClusterTls tls) {
         return new SchedulerClient(cluster.getScheduler().getHost(), cluster.getScheduler().getPort(),
-                cluster.getScheduler().getRequestTimeout(), secret);
+                cluster.getScheduler().getRequestTimeout(), secret, tls.sslContext());
     }
 
     @Bean
@@ -70,16 +72,17 @@ public class WorkerConfiguration {
 
     @Bean
     LocalSyncFactory localSyncFactory(RSocketRequester.Builder requesters, AllReduceMailbox mailbox,
-                                      WorkerProperties props, Clock clock, ClusterSecret secret) {
-        return new LocalSyncFactory(withSecret(requesters, secret), mailbox, props, clock);
+                                      WorkerProperties props, Clock clock, ClusterSecret secret, TcpClients tcp) {
+        return new LocalSyncFactory(withSecret(requesters, secret), tcp, mailbox, props, clock);
     }
 
     @Bean
     WorkerJob workerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
                         TrainingState state, Clock clock, Placement placement, WorkerRSocketPort rsocketPort,
-                        LocalSyncFactory localSync, TrainingMeters meters, ClusterSecret secret) {
+                        LocalSyncFactory localSync, TrainingMeters meters, ClusterSecret secret,
+                        TcpClients tcp) {
         return new WorkerJob(props, session, withSecret(requesters, secret), state, dataLoader(props), clock, placement, rsocketPort,
-                localSync, meters);
+                localSync, meters, tcp);
     }
 
     /**
@@ -91,6 +94,16 @@ public class WorkerConfiguration {
             MnistDataset.requirePresent(java.nio.file.Path.of(props.getDataPath()));
         }
         return new DataLoader();
+    }
+
+    /** Plain TCP, or TLS trusting the cluster's TLS bundle ({@code ps.security.tls.bundle}). */
+    @Bean
+    TcpClients tcpClients(ClusterTls tls) throws javax.net.ssl.SSLException {
+        if (!tls.enabled()) {
+            return TcpClients.PLAIN;
+        }
+        return new TcpClients(io.netty.handler.ssl.SslContextBuilder.forClient()
+                .trustManager(tls.trustManagers()).keyManager(tls.keyManagers()).build());
     }
 
     /** Refuses AllReduce peers whose RSocket SETUP frame lacks the cluster secret. */

@@ -29,13 +29,16 @@ public class LocalSyncFactory {
     private static final Logger log = LoggerFactory.getLogger(LocalSyncFactory.class);
 
     private final RSocketRequester.Builder requesters;
+    private final io.jvmps.worker.client.TcpClients tcp;
     private final AllReduceMailbox mailbox;
     private final WorkerProperties props;
     private final Clock clock;
 
-    public LocalSyncFactory(RSocketRequester.Builder requesters, AllReduceMailbox mailbox, WorkerProperties props,
+    public LocalSyncFactory(RSocketRequester.Builder requesters, io.jvmps.worker.client.TcpClients tcp,
+                            AllReduceMailbox mailbox, WorkerProperties props,
                             Clock clock) {
         this.requesters = requesters;
+        this.tcp = tcp;
         this.mailbox = mailbox;
         this.props = props;
         this.clock = clock;
@@ -63,7 +66,7 @@ public class LocalSyncFactory {
         List<NodeInfo> peers = new PeerWaiter(scheduler, clock).await(workers, props.getServerWaitTimeout(),
                 props.getServerWaitInterval());
         RSocketRingLink link = new RSocketRingLink(requesters, peers, rank, mailbox, props.getRequestTimeout(),
-                TensorChunker.DEFAULT_CHUNK_BYTES);
+                TensorChunker.DEFAULT_CHUNK_BYTES, tcp);
         log.info("Worker-local parameters {} are averaged by a ring AllReduce over {} workers {} and updated with {} "
                         + "lr {}", model.localParams(), workers, peers.stream().map(NodeInfo::rsocketEndpoint).toList(),
                 servers.optimizer(), servers.learningRate());

@@ -47,6 +47,7 @@ public class WorkerJob {
     private final WorkerRSocketPort rsocketPort;
     private final LocalSyncFactory localSync;
     private final TrainingMeters meters;
+    private final io.jvmps.worker.client.TcpClients tcp;
 
     /**
      * @param placement   which parameters the servers manage (the rest are worker-local)
@@ -55,7 +56,9 @@ public class WorkerJob {
      */
     public WorkerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
                      TrainingState state, DataLoader dataLoader, Clock clock, Placement placement,
-                     WorkerRSocketPort rsocketPort, LocalSyncFactory localSync, TrainingMeters meters) {
+                     WorkerRSocketPort rsocketPort, LocalSyncFactory localSync, TrainingMeters meters,
+                     io.jvmps.worker.client.TcpClients tcp) {
+        this.tcp = tcp;
         this.meters = meters;
         this.props = props;
         this.session = session;
@@ -145,7 +148,7 @@ public class WorkerJob {
         new ServerWaiter(session.client(), clock).await(expected, props.getServerWaitTimeout(),
                 props.getServerWaitInterval(), servers -> {
                     List<NodeInfo> byRank = servers.subList(0, expected);
-                    ServerConnections candidate = new ServerConnections(requesters, byRank);
+                    ServerConnections candidate = new ServerConnections(requesters, byRank, tcp);
                     List<String> failed = candidate.probe(props.getServerWaitInterval().plusSeconds(2));
                     if (failed.isEmpty()) {
                         connected.set(candidate);

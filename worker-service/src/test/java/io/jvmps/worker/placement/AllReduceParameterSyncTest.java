@@ -92,7 +92,8 @@ class AllReduceParameterSyncTest {
     @Test
     void withoutLocalParametersThereIsNothingToSync() {
         TrainableModel model = new SoftmaxRegression(4, 3);
-        LocalSyncFactory factory = new LocalSyncFactory(null, null, new io.jvmps.worker.config.WorkerProperties(),
+        LocalSyncFactory factory = new LocalSyncFactory(null, io.jvmps.worker.client.TcpClients.PLAIN, null,
+                new io.jvmps.worker.config.WorkerProperties(),
                 java.time.Clock.systemUTC());
         assertThat(factory.create(model, describe("SGD"), null, 0, 2)).isSameAs(LocalParameterSync.NONE);
     }
@@ -101,7 +102,8 @@ class AllReduceParameterSyncTest {
     void geoModeIsRefusedForHybridPlacement() {
         TrainableModel model = new SoftmaxRegression(4, 3);
         model.place(Placement.workerLocal("b"));
-        LocalSyncFactory factory = new LocalSyncFactory(null, null, new io.jvmps.worker.config.WorkerProperties(),
+        LocalSyncFactory factory = new LocalSyncFactory(null, io.jvmps.worker.client.TcpClients.PLAIN, null,
+                new io.jvmps.worker.config.WorkerProperties(),
                 java.time.Clock.systemUTC());
         ServerDescription geo = new ServerDescription(0, 2, ConsistencyMode.GEO, 0, 4, 0.1, "SGD", LR);
         assertThatThrownBy(() -> factory.create(model, geo, null, 0, 2)).isInstanceOf(PsException.class)
