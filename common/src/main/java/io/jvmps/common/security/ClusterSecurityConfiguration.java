@@ -28,7 +28,8 @@ public class ClusterSecurityConfiguration {
         String file = binder.bind("ps.security.secret-file", String.class)
                 .orElse(System.getProperty("user.home") + "/.jvm-ps/cluster-secret");
         boolean protectReads = binder.bind("ps.security.protect-reads", Boolean.class).orElse(false);
-        return new SecuritySettings(secret, Path.of(file), protectReads);
+        String tlsBundle = binder.bind("ps.security.tls.bundle", String.class).orElse("");
+        return new SecuritySettings(secret, Path.of(file), protectReads, tlsBundle);
     }
 
     @Bean
@@ -42,8 +43,8 @@ public class ClusterSecurityConfiguration {
 
     /** TLS for this node's outgoing connections, from the SSL bundle named by {@code ps.security.tls.bundle}. */
     @Bean
-    ClusterTls clusterTls(Environment env, org.springframework.beans.factory.ObjectProvider<SslBundles> bundles) {
-        String name = Binder.get(env).bind("ps.security.tls.bundle", String.class).orElse("");
+    ClusterTls clusterTls(SecuritySettings settings, org.springframework.beans.factory.ObjectProvider<SslBundles> bundles) {
+        String name = settings.tlsBundle();
         if (name.isBlank()) {
             return ClusterTls.off();
         }

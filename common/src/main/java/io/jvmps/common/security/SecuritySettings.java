@@ -11,6 +11,8 @@ import java.nio.file.Path;
  *                     {@code ~/.jvm-ps/cluster-secret})
  * @param protectReads {@code ps.security.protect-reads}: whether GET requests other than health and
  *                     info need the secret too
+ * @param tlsBundle    {@code ps.security.tls.bundle}: the Spring SSL bundle securing this node's servers
+ *                     and connections; blank means plain TCP and HTTP
  */
-public record SecuritySettings(String secret, Path secretFile, boolean protectReads) {
+public record SecuritySettings(String secret, Path secretFile, boolean protectReads, String tlsBundle) {
 }

@@ -1,0 +1,355 @@
+package io.jvmps.common.embedding;
+
+import org.agrona.collections.Long2LongHashMap;
+
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+
+/**
+ * A worker's cache of one embedding table (MindSpore's {@code vocab_cache_size}): at most
+ * {@code capacity} rows of {@code dim} float32 values, in slots of two flat arrays (current values and
+ * the values as read), found through a primitive id-to-slot map.
+ *
+ * <p>{@link #lookup} takes one batch's ids: it deduplicates them, keeps resident rows (hits), reads
+ * the missing ones from the {@link RowStore} in one call (or takes them from a {@link #prefetch}
+ * started while the previous batch computed), and makes room by evicting rows chosen by the
+ * {@link EvictionPolicy}. Rows of the current batch are pinned until the next lookup and are never
+ * evicted. Rows changed through {@link Batch#add} are dirty; an evicted dirty row is written back
+ * before its slot is reused, and {@link #flush} writes back every dirty row (call it when training
+ * ends; {@link #close} does).
+ *
+ * <p>Threading: one training thread calls everything; only the store's {@code read} of a prefetch
+ * runs on the given executor. Not thread-safe otherwise.
+ */
+public final class EmbeddingCacheManager implements AutoCloseable {
+    private static final long ABSENT = -1;
+
+    private final int dim;
+    private final int capacity;
+    private final RowStore store;
+    private final Executor prefetchExecutor;
+    private final float[] values;
+    private final float[] base;
+    private final long[] slotIds;
+    private final boolean[] dirty;
+    private final long[] pinnedIn;
+    private final SlotOrder order;
+    private final Long2LongHashMap slotOf = new Long2LongHashMap(ABSENT);
+    private int used;
+    private long batch;
+    private CompletableFuture<Prefetch> prefetch;
+    private long hits;
+    private long misses;
+    private long prefetched;
+    private long evictions;
+    private long writeBacks;
+    private long prefetchWaitNanos;
+
+    /**
+     * @param dim              values per row, >= 1
+     * @param capacity         most rows held ({@code vocab_cache_size}), >= 1
+     * @param policy           which row to evict
+     * @param store            where rows come from and go back to
+     * @param prefetchExecutor runs prefetch reads off the training thread
+     */
+    public EmbeddingCacheManager(int dim, int capacity, EvictionPolicy policy, RowStore store, Executor prefetchExecutor) {
+        if (dim < 1 || capacity < 1) {
+            throw new IllegalArgumentException("dim and vocab_cache_size must be >= 1, got dim=" + dim
+                    + " capacity=" + capacity);
+        }
+        if ((long) dim * capacity > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("vocab_cache_size " + capacity + " x dim " + dim
+                    + " exceeds one array (2^31 - 1 floats)");
+        }
+        this.dim = dim;
+        this.capacity = capacity;
+        this.store = store;
+        this.prefetchExecutor = prefetchExecutor;
+        this.values = new float[dim * capacity];
+        this.base = new float[dim * capacity];
+        this.slotIds = new long[capacity];
+        this.dirty = new boolean[capacity];
+        this.pinnedIn = new long[capacity];
+        Arrays.fill(pinnedIn, -1);
+        this.order = SlotOrder.of(policy, capacity);
+    }
+
+    /**
+     * Makes every id of a batch resident and pins them until the next lookup.
+     *
+     * @param ids the batch's ids, repeats allowed
+     * @return the batch: each position's slot, and access to the rows
+     * @throws IllegalArgumentException if the batch has more distinct ids than the cache has slots
+     */
+    public Batch lookup(long[] ids) {
+        batch++;
+        long[] unique = distinct(ids);
+        if (unique.length > capacity) {
+            throw new IllegalArgumentException("a batch has " + unique.length + " distinct ids but vocab_cache_size is "
+                    + capacity + "; raise vocab_cache_size or lower the batch size");
+        }
+        Prefetch ready = awaitPrefetch();
+        long[] missing = new long[unique.length];
+        int missingCount = 0;
+        for (long id : unique) {
+            long slot = slotOf.get(id);
+            if (slot != ABSENT) {
+                hits++;
+                pinnedIn[(int) slot] = batch;
+                order.touch((int) slot);
+            } else {
+                missing[missingCount++] = id;
+            }
+        }
+        misses += missingCount;
+        if (missingCount > 0) {
+            load(Arrays.copyOf(missing, missingCount), ready);
+        }
+        int[] slots = new int[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            slots[i] = (int) slotOf.get(ids[i]);
+        }
+        return new Batch(slots);
+    }
+
+    /**
+     * Starts reading, in the background, the rows of the next batch that are not resident now. The next
+     * {@link #lookup} uses them (a prefetch for other ids is simply not used).
+     */
+    public void prefetch(long[] nextIds) {
+        long[] unique = distinct(nextIds);
+        long[] missing = Arrays.stream(unique).filter(id -> slotOf.get(id) == ABSENT).toArray();
+        if (missing.length == 0) {
+            prefetch = null;
+            return;
+        }
+        prefetch = CompletableFuture.supplyAsync(() -> {
+            float[] rows = new float[missing.length * dim];
+            store.read(missing, rows);
+            return new Prefetch(missing, rows);
+        }, prefetchExecutor);
+    }
+
+    /** Writes back every dirty row; they stay resident and clean. */
+    public void flush() {
+        long[] ids = new long[used];
+        int count = 0;
+        for (int s = 0; s < used; s++) {
+            if (dirty[s]) {
+                ids[count++] = slotIds[s];
+            }
+        }
+        if (count == 0) {
+            return;
+        }
+        float[] current = new float[count * dim];
+        float[] before = new float[count * dim];
+        for (int i = 0; i < count; i++) {
+            int s = (int) slotOf.get(ids[i]);
+            System.arraycopy(values, s * dim, current, i * dim, dim);
+            System.arraycopy(base, s * dim, before, i * dim, dim);
+            System.arraycopy(values, s * dim, base, s * dim, dim);
+            dirty[s] = false;
+        }
+        store.writeBack(Arrays.copyOf(ids, count), current, before);
+        writeBacks += count;
+    }
+
+    /** Flushes and drops any pending prefetch. */
+    @Override
+    public void close() {
+        if (prefetch != null) {
+            prefetch.cancel(false);
+            prefetch = null;
+        }
+        flush();
+    }
+
+    /** @return the counters so far */
+    public CacheStats stats() {
+        return new CacheStats(hits, misses, prefetched, evictions, writeBacks, prefetchWaitNanos);
+    }
+
+    /** @return rows resident now */
+    public int size() {
+        return used;
+    }
+
+    /** @return values per row */
+    public int dim() {
+        return dim;
+    }
+
+    /** @return whether the row is resident */
+    public boolean contains(long id) {
+        return slotOf.get(id) != ABSENT;
+    }
+
+    private void load(long[] missing, Prefetch ready) {
+        float[] rows = new float[missing.length * dim];
+        long[] toRead = new long[missing.length];
+        int[] readAt = new int[missing.length];
+        int reads = 0;
+        for (int i = 0; i < missing.length; i++) {
+            int at = ready == null ? -1 : ready.indexOf(missing[i]);
+            if (at >= 0) {
+                System.arraycopy(ready.rows, at * dim, rows, i * dim, dim);
+                prefetched++;
+            } else {
+                toRead[reads] = missing[i];
+                readAt[reads++] = i;
+            }
+        }
+        if (reads > 0) {
+            float[] read = new float[reads * dim];
+            store.read(Arrays.copyOf(toRead, reads), read);
+            for (int r = 0; r < reads; r++) {
+                System.arraycopy(read, r * dim, rows, readAt[r] * dim, dim);
+            }
+        }
+        int[] slots = new int[missing.length];
+        Evicted evicted = new Evicted(missing.length);
+        for (int i = 0; i < missing.length; i++) {
+            slots[i] = freeSlot(evicted);
+        }
+        evicted.writeBack();
+        for (int i = 0; i < missing.length; i++) {
+            int s = slots[i];
+            System.arraycopy(rows, i * dim, values, s * dim, dim);
+            System.arraycopy(rows, i * dim, base, s * dim, dim);
+            slotIds[s] = missing[i];
+            dirty[s] = false;
+            pinnedIn[s] = batch;
+            slotOf.put(missing[i], s);
+            order.touch(s);
+        }
+    }
+
+    private int freeSlot(Evicted evicted) {
+        if (used < capacity) {
+            int s = used++;
+            pinnedIn[s] = batch;        // reserved for this batch until filled
+            return s;
+        }
+        int s = order.victim(slot -> pinnedIn[slot] == batch);
+        if (s < 0) {
+            throw new IllegalStateException("every slot is pinned by the current batch");
+        }
+        evicted.add(s);
+        slotOf.remove(slotIds[s]);
+        pinnedIn[s] = batch;
+        evictions++;
+        return s;
+    }
+
+    private Prefetch awaitPrefetch() {
+        if (prefetch == null) {
+            return null;
+        }
+        long start = System.nanoTime();
+        try {
+            return prefetch.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the embedding prefetch", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("embedding prefetch failed: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            prefetchWaitNanos += System.nanoTime() - start;
+            prefetch = null;
+        }
+    }
+
+    private static long[] distinct(long[] ids) {
+        Long2LongHashMap seen = new Long2LongHashMap(ids.length * 2, 0.65f, ABSENT);
+        long[] unique = new long[ids.length];
+        int n = 0;
+        for (long id : ids) {
+            if (seen.get(id) == ABSENT) {
+                seen.put(id, n);
+                unique[n++] = id;
+            }
+        }
+        return Arrays.copyOf(unique, n);
+    }
+
+    /** Rows read in the background for the next batch. */
+    private record Prefetch(long[] ids, float[] rows) {
+        int indexOf(long id) {
+            for (int i = 0; i < ids.length; i++) {
+                if (ids[i] == id) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+
+    /** Dirty rows evicted by one lookup, written back together before their slots are refilled. */
+    private final class Evicted {
+        private final long[] ids;
+        private final float[] current;
+        private final float[] before;
+        private int count;
+
+        Evicted(int most) {
+            ids = new long[most];
+            current = new float[most * dim];
+            before = new float[most * dim];
+        }
+
+        void add(int slot) {
+            if (!dirty[slot]) {
+                return;
+            }
+            ids[count] = slotIds[slot];
+            System.arraycopy(values, slot * dim, current, count * dim, dim);
+            System.arraycopy(base, slot * dim, before, count * dim, dim);
+            dirty[slot] = false;
+            count++;
+        }
+
+        void writeBack() {
+            if (count > 0) {
+                store.writeBack(Arrays.copyOf(ids, count), Arrays.copyOf(current, count * dim),
+                        Arrays.copyOf(before, count * dim));
+                writeBacks += count;
+            }
+        }
+    }
+
+    /** One looked-up batch: valid until the next {@link #lookup}. */
+    public final class Batch {
+        private final int[] slots;
+
+        private Batch(int[] slots) {
+            this.slots = slots;
+        }
+
+        /** @return number of positions (ids as given, repeats included) */
+        public int size() {
+            return slots.length;
+        }
+
+        /** Copies every position's row into {@code out} ({@code size() * dim} floats, row-major). */
+        public void gather(float[] out) {
+            for (int i = 0; i < slots.length; i++) {
+                System.arraycopy(values, slots[i] * dim, out, i * dim, dim);
+            }
+        }
+
+        /**
+         * Adds {@code delta[offset .. offset + dim)} to the row of one position and marks it dirty
+         * (a repeated id receives every position's delta).
+         */
+        public void add(int position, float[] delta, int offset) {
+            int at = slots[position] * dim;
+            for (int k = 0; k < dim; k++) {
+                values[at + k] += delta[offset + k];
+            }
+            dirty[slots[position]] = true;
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package io.jvmps.common.embedding;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class EmbeddingCacheManagerTest {
+    private static final int DIM = 3;
+    private final MapRowStore store = new MapRowStore(DIM);
+
+    private EmbeddingCacheManager cache(int capacity, EvictionPolicy policy) {
+        return new EmbeddingCacheManager(DIM, capacity, policy, store, Runnable::run);
+    }
+
+    @Test
+    void deduplicatesABatchAndReadsMissesInOneCall() {
+        EmbeddingCacheManager cache = cache(8, EvictionPolicy.LRU);
+        EmbeddingCacheManager.Batch batch = cache.lookup(new long[] {5, 7, 5, 9, 7});
+
+        assertThat(store.reads).hasSize(1);
+        assertThat(store.reads.get(0)).containsExactly(5, 7, 9);
+        float[] out = new float[5 * DIM];
+        batch.gather(out);
+        assertThat(slice(out, 0)).containsExactly(store.row(5));
+        assertThat(slice(out, 2)).containsExactly(store.row(5));
+        assertThat(slice(out, 4)).containsExactly(store.row(7));
+        assertThat(cache.stats()).isEqualTo(new CacheStats(0, 3, 0, 0, 0, 0));
+
+        cache.lookup(new long[] {9, 5, 11});
+        assertThat(cache.stats().hits()).isEqualTo(2);
+        assertThat(cache.stats().misses()).isEqualTo(4);
+        assertThat(store.reads.get(1)).containsExactly(11);
+    }
+
+    @Test
+    void lruEvictsTheLeastRecentlyUsedButNeverTheCurrentBatch() {
+        EmbeddingCacheManager cache = cache(3, EvictionPolicy.LRU);
+        cache.lookup(new long[] {1, 2, 3});
+        cache.lookup(new long[] {1});
+        cache.lookup(new long[] {3, 4});          // 2 is the least recent and not in the batch
+
+        assertThat(cache.contains(2)).isFalse();
+        assertThat(cache.contains(1)).isTrue();
+        assertThat(cache.contains(3)).isTrue();
+        assertThat(cache.contains(4)).isTrue();
+
+        cache.lookup(new long[] {5, 6, 4});       // 1 and 3 go; 4 is pinned although older than nothing else
+        assertThat(cache.contains(4)).isTrue();
+        assertThat(cache.contains(1)).isFalse();
+        assertThat(cache.contains(3)).isFalse();
+        assertThat(cache.stats().evictions()).isEqualTo(3);
+    }
+
+    @Test
+    void lfuKeepsTheFrequentlyUsedRow() {
+        EmbeddingCacheManager cache = cache(2, EvictionPolicy.LFU);
+        for (int i = 0; i < 5; i++) {
+            cache.lookup(new long[] {1});
+        }
+        cache.lookup(new long[] {2});
+        cache.lookup(new long[] {3});           // 2 (used once) goes although 1 is less recent
+        assertThat(cache.contains(1)).isTrue();
+        assertThat(cache.contains(2)).isFalse();
+        cache.lookup(new long[] {4, 3});        // 3 is pinned, 1 is the only candidate
+        assertThat(cache.contains(1)).isFalse();
+        assertThat(cache.contains(3)).isTrue();
+    }
+
+    @Test
+    void dirtyRowsAreWrittenBackOnEvictionAndFlushCleanOnesAreNot() {
+        EmbeddingCacheManager cache = cache(2, EvictionPolicy.LRU);
+        float[] before = store.row(1).clone();
+        EmbeddingCacheManager.Batch batch = cache.lookup(new long[] {1, 2});
+        batch.add(0, new float[] {1, 1, 1}, 0);
+        cache.lookup(new long[] {3, 4});        // evicts 1 (dirty) and 2 (clean)
+
+        assertThat(store.writes).hasSize(1);
+        assertThat(store.writes.get(0)).containsExactly(1);
+        assertThat(store.row(1)[0]).isCloseTo(before[0] + 1, within(1e-6f));
+        assertThat(cache.stats().writeBacks()).isEqualTo(1);
+
+        cache.lookup(new long[] {3}).add(0, new float[] {0, 2, 0}, 0);
+        cache.close();
+        assertThat(store.writes).hasSize(2);
+        assertThat(store.writes.get(1)).containsExactly(3);
+        cache.flush();
+        assertThat(store.writes).as("a flushed row is clean until changed again").hasSize(2);
+    }
+
+    @Test
+    void aBatchLargerThanTheCacheIsRefusedClearly() {
+        EmbeddingCacheManager cache = cache(2, EvictionPolicy.LRU);
+        assertThatThrownBy(() -> cache.lookup(new long[] {1, 2, 3, 1}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("3 distinct ids").hasMessageContaining("vocab_cache_size is 2");
+        assertThat(store.reads).isEmpty();
+    }
+
+    @Test
+    void prefetchedRowsAreUsedWithoutAReadOnTheTrainingThread() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            EmbeddingCacheManager cache = new EmbeddingCacheManager(DIM, 4, EvictionPolicy.LRU, store, pool);
+            cache.lookup(new long[] {1, 2});
+            cache.prefetch(new long[] {2, 3, 4});
+            EmbeddingCacheManager.Batch batch = cache.lookup(new long[] {2, 3, 4});
+
+            assertThat(store.reads).hasSize(2);
+            assertThat(store.reads.get(1)).containsExactly(3, 4);
+            assertThat(cache.stats().prefetched()).isEqualTo(2);
+            assertThat(cache.stats().hits()).isEqualTo(1);
+            float[] out = new float[3 * DIM];
+            batch.gather(out);
+            assertThat(slice(out, 2)).containsExactly(store.row(4));
+
+            cache.prefetch(new long[] {9});
+            cache.lookup(new long[] {8});         // the prefetch was for another batch: 8 is read now
+            assertThat(cache.stats().prefetched()).isEqualTo(2);
+            assertThat(store.reads.get(store.reads.size() - 1)).containsExactly(8);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The property the worker relies on: with additive updates, training through a small cache (with
+     * evictions, write-backs and prefetches) leaves the same table as applying every update to the
+     * store directly.
+     */
+    @Test
+    void trainingThroughTheCacheLeavesTheSameTableAsWithoutIt() throws Exception {
+        MapRowStore direct = new MapRowStore(DIM);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (EmbeddingCacheManager cache = new EmbeddingCacheManager(DIM, 16, EvictionPolicy.LFU, store, pool)) {
+            Random random = new Random(7);
+            long[] next = batch(random);
+            for (int step = 0; step < 300; step++) {
+                long[] ids = next;
+                next = batch(random);
+                EmbeddingCacheManager.Batch batch = cache.lookup(ids);
+                cache.prefetch(next);
+                for (int i = 0; i < ids.length; i++) {
+                    float[] delta = {random.nextFloat() - 0.5f, random.nextFloat() - 0.5f, 0.01f * step};
+                    batch.add(i, delta, 0);
+                    float[] row = direct.row(ids[i]);
+                    for (int k = 0; k < DIM; k++) {
+                        row[k] += delta[k];
+                    }
+                }
+            }
+            assertThat(cache.stats().evictions()).isPositive();
+            assertThat(cache.stats().prefetched()).isPositive();
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(store.rows.keySet()).isEqualTo(direct.rows.keySet());
+        for (long id : direct.rows.keySet()) {
+            float[] expected = direct.row(id);
+            float[] actual = store.row(id);
+            for (int k = 0; k < DIM; k++) {
+                assertThat(actual[k]).as("row " + id).isCloseTo(expected[k], within(1e-4f));
+            }
+        }
+    }
+
+    private static long[] batch(Random random) {
+        long[] ids = new long[8];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = (long) Math.floor(Math.pow(random.nextDouble(), 3) * 64);  // skewed towards small ids
+        }
+        return ids;
+    }
+
+    private static float[] slice(float[] rows, int position) {
+        return java.util.Arrays.copyOfRange(rows, position * DIM, position * DIM + DIM);
+    }
+}
