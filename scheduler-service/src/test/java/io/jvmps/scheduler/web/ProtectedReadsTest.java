@@ -9,7 +9,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 /** {@code ps.security.protect-reads=true}: status, cluster view and metrics need the secret; probes do not. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "ps.security.protect-reads=true"})
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "30s")
 class ProtectedReadsTest {
     @Autowired
     WebTestClient http;

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The REST API end to end on a random port: registration, job flow, error bodies, actuator. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "ps.cluster.server-num=1", "ps.cluster.worker-num=1", "ps.scheduler.node-id-seed=42"})
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "30s")
 @DirtiesContext
 @ExtendWith(OutputCaptureExtension.class)
 class SchedulerApiTest {

@@ -22,6 +22,6 @@ import java.lang.annotation.Target;
         "ps.optimizer.type=SGD",
         "ps.optimizer.learning-rate=0.5",
         "ps.server.pull-timeout=5s"})
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "30s")
 public @interface ServerSpringTest {
 }

@@ -13,7 +13,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "ps.scheduler.port=1", "ps.worker.exit-on-finish=false", "ps.worker.server-wait-timeout=1h",
         "ps.worker.data=SYNTHETIC"})
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "30s")
 class WorkerEndpointsTest {
 
     @Autowired
