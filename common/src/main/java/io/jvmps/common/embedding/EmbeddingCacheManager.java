@@ -275,15 +275,22 @@ public final class EmbeddingCacheManager implements AutoCloseable {
         return Arrays.copyOf(unique, n);
     }
 
-    /** Rows read in the background for the next batch. */
-    private record Prefetch(long[] ids, float[] rows) {
+    /** Rows read in the background for the next batch, with an id-to-row index. */
+    private record Prefetch(Long2LongHashMap index, float[] rows) {
+        Prefetch(long[] ids, float[] rows) {
+            this(byId(ids), rows);
+        }
+
         int indexOf(long id) {
+            return (int) index.get(id);
+        }
+
+        private static Long2LongHashMap byId(long[] ids) {
+            Long2LongHashMap index = new Long2LongHashMap(ids.length * 2, 0.65f, ABSENT);
             for (int i = 0; i < ids.length; i++) {
-                if (ids[i] == id) {
-                    return i;
-                }
+                index.put(ids[i], i);
             }
-            return -1;
+            return index;
         }
     }
 

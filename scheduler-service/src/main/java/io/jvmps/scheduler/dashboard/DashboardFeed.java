@@ -1,5 +1,6 @@
 package io.jvmps.scheduler.dashboard;
 
+import io.jvmps.common.cluster.ClusterView;
 import io.jvmps.common.protocol.JobStatus;
 import io.jvmps.scheduler.progress.JobTracker;
 import io.jvmps.scheduler.registry.NodeRegistry;
@@ -38,8 +39,10 @@ public class DashboardFeed {
 
     /** @return the current snapshot (also records any new events first) */
     public DashboardSnapshot snapshot() {
-        observe();
-        return new DashboardSnapshot(clock.millis(), registry.view(), job.status(), job.history(), events.recent());
+        ClusterView view = registry.view();
+        JobStatus status = job.status();
+        record(view, status);
+        return new DashboardSnapshot(clock.millis(), view, status, job.history(), events.recent());
     }
 
     /** @return a snapshot now and then every {@link #PERIOD}, until the subscriber cancels */
@@ -49,9 +52,12 @@ public class DashboardFeed {
 
     /** Records new cluster events; {@link DashboardEventLoop} calls it every {@link #PERIOD}. */
     void observe() {
-        JobStatus status = job.status();
+        record(registry.view(), job.status());
+    }
+
+    private void record(ClusterView view, JobStatus status) {
         String detail = "FINISHED".equals(status.state()) ? String.format(Locale.ROOT, "test accuracy %.2f%% (%d/%d)",
                 status.accuracy() * 100, status.correct(), status.total()) : "";
-        events.observe(registry.view(), status.state(), detail, clock.millis());
+        events.observe(view, status.state(), detail, clock.millis());
     }
 }
