@@ -36,6 +36,29 @@ public final class Adagrad implements Optimizer {
     }
 
     @Override
+    public int rowStateSlots() {
+        return 1;
+    }
+
+    @Override
+    public float rowStateInitialValue() {
+        return (float) initialAccumulator;
+    }
+
+    @Override
+    public void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
+        float rate = (float) schedule.rate(step);
+        float eps = (float) epsilon;
+        for (int k = 0; k < dim; k++) {
+            float g = gradient[gradientOffset + k];
+            int accAt = offset + dim + k;
+            float acc = row[accAt] + g * g;
+            row[accAt] = acc;
+            row[offset + k] -= rate * g / ((float) Math.sqrt(acc) + eps);
+        }
+    }
+
+    @Override
     public String describe() {
         return Descriptions.of("ADAGRAD",
                 "lr=" + lr + ", initial-accumulator=" + initialAccumulator + ", epsilon=" + epsilon, schedule);

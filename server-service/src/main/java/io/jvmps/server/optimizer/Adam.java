@@ -43,6 +43,31 @@ public final class Adam implements Optimizer {
     }
 
     @Override
+    public int rowStateSlots() {
+        return 2;
+    }
+
+    /** Lazy Adam: {@code step} is the row's own update count, so bias correction follows each row's history. */
+    @Override
+    public void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
+        float b1 = (float) beta1;
+        float b2 = (float) beta2;
+        float sqrtBias2 = (float) Math.sqrt(1 - Math.pow(beta2, step));
+        float scale = (float) (schedule.rate(step) / (1 - Math.pow(beta1, step)));
+        float eps = (float) epsilon;
+        for (int k = 0; k < dim; k++) {
+            float g = gradient[gradientOffset + k];
+            int mAt = offset + dim + k;
+            int vAt = mAt + dim;
+            float m = b1 * row[mAt] + (1 - b1) * g;
+            float v = b2 * row[vAt] + (1 - b2) * g * g;
+            row[mAt] = m;
+            row[vAt] = v;
+            row[offset + k] -= scale * m / ((float) Math.sqrt(v) / sqrtBias2 + eps);
+        }
+    }
+
+    @Override
     public String describe() {
         return Descriptions.of("ADAM",
                 "lr=" + lr + ", beta1=" + beta1 + ", beta2=" + beta2 + ", epsilon=" + epsilon, schedule);

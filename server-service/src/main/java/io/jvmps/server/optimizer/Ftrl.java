@@ -55,6 +55,32 @@ public final class Ftrl implements Optimizer {
     }
 
     @Override
+    public int rowStateSlots() {
+        return 2;
+    }
+
+    @Override
+    public void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
+        double alpha = schedule.rate(step);
+        for (int k = 0; k < dim; k++) {
+            float g = gradient[gradientOffset + k];
+            int wAt = offset + k;
+            int zAt = offset + dim + k;
+            int nAt = zAt + dim;
+            float sqrtOld = (float) Math.sqrt(row[nAt]);
+            float n = row[nAt] + g * g;
+            float sqrtNew = (float) Math.sqrt(n);
+            float sigma = (float) ((sqrtNew - sqrtOld) / alpha);
+            float z = row[zAt] + g - sigma * row[wAt];
+            row[zAt] = z;
+            row[nAt] = n;
+            float denominator = (float) ((sqrtNew + beta) / alpha + l2);
+            float clipped = (float) Math.min(Math.max(z, -l1), l1);
+            row[wAt] = (clipped - z) / denominator;
+        }
+    }
+
+    @Override
     public String describe() {
         return Descriptions.of("FTRL", "lr=" + lr + ", l1=" + l1 + ", l2=" + l2 + ", beta=" + beta, schedule);
     }

@@ -39,6 +39,24 @@ public final class Momentum implements Optimizer {
     }
 
     @Override
+    public int rowStateSlots() {
+        return 1;
+    }
+
+    @Override
+    public void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
+        float rate = (float) schedule.rate(step);
+        float m = (float) mu;
+        for (int k = 0; k < dim; k++) {
+            float g = gradient[gradientOffset + k];
+            int vAt = offset + dim + k;
+            float v = m * row[vAt] + g;
+            row[vAt] = v;
+            row[offset + k] -= rate * (nesterov ? g + m * v : v);
+        }
+    }
+
+    @Override
     public String describe() {
         return Descriptions.of("MOMENTUM", "lr=" + lr + ", momentum=" + mu + ", nesterov=" + nesterov,
                 schedule);

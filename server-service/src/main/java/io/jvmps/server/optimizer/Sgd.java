@@ -25,6 +25,19 @@ public final class Sgd implements Optimizer {
     }
 
     @Override
+    public int rowStateSlots() {
+        return 0;
+    }
+
+    @Override
+    public void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
+        float rate = (float) schedule.rate(step);
+        for (int k = 0; k < dim; k++) {
+            row[offset + k] -= rate * gradient[gradientOffset + k];
+        }
+    }
+
+    @Override
     public String describe() {
         return Descriptions.of("SGD", "lr=" + lr, schedule);
     }
