@@ -32,5 +32,7 @@ public enum ErrorCode {
     /** Anything else: a bug or an unexpected failure; the message says what happened. */
     INTERNAL,
     /** The cluster secret was missing or wrong (REST call or RSocket setup); nothing was changed. */
-    UNAUTHENTICATED
+    UNAUTHENTICATED,
+    /** Accepting the request would take a server past a configured memory cap; nothing was changed. */
+    RESOURCE_EXHAUSTED
 }

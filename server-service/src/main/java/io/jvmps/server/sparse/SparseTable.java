@@ -1,0 +1,188 @@
+package io.jvmps.server.sparse;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.common.sparse.UpdateKind;
+import io.jvmps.server.optimizer.Optimizer;
+import org.agrona.collections.Long2LongHashMap;
+
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * One sparse table's rows on this server. A row exists only once a push touched it; until then a pull
+ * reads its initial value from {@link RowInitializer}, so pulls never allocate. A push deduplicates its
+ * ids (summing the values of repeated ids), checks everything, reserves memory for the rows it creates,
+ * and only then changes rows, so a rejected push changes nothing. Pulls share a read lock; pushes take the
+ * write lock. Thread-safe.
+ */
+public final class SparseTable {
+    private static final long ABSENT = -1;
+
+    private final SparseTableSpec spec;
+    private final Optimizer optimizer;
+    private final MemoryBudget budget;
+    private final RowBlocks blocks;
+    private final Long2LongHashMap rowOf = new Long2LongHashMap(ABSENT);
+    private final ReadWriteLock lock = new ReentrantReadWriteLock();
+    private long updates;
+
+    SparseTable(SparseTableSpec spec, Optimizer optimizer, MemoryBudget budget) {
+        this.spec = spec;
+        this.optimizer = optimizer;
+        this.budget = budget;
+        this.blocks = new RowBlocks(spec.dim(), optimizer.rowStateSlots(), optimizer.rowStateInitialValue());
+    }
+
+    /** @return the declaration */
+    public SparseTableSpec spec() {
+        return spec;
+    }
+
+    /** @return the optimizer applied to gradient pushes */
+    public Optimizer optimizer() {
+        return optimizer;
+    }
+
+    /**
+     * Reads rows.
+     *
+     * @param ids distinct ids
+     * @param out receives {@code ids.length * dim} floats, row {@code i} at {@code i * dim}
+     * @throws PsException INVALID_ARGUMENT if an id repeats (nothing is answered twice)
+     */
+    public void pull(long[] ids, float[] out) {
+        int dim = spec.dim();
+        requireLength(out.length, ids.length, "pull destination");
+        requireDistinct(ids);
+        lock.readLock().lock();
+        try {
+            for (int i = 0; i < ids.length; i++) {
+                long row = rowOf.get(ids[i]);
+                if (row == ABSENT) {
+                    RowInitializer.fill(spec.seed(), ids[i], spec.initScale(), out, i * dim, dim);
+                } else {
+                    System.arraycopy(blocks.block((int) row), blocks.offset((int) row), out, i * dim, dim);
+                }
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Applies one push.
+     *
+     * @param ids    row ids, repeats allowed (their values are summed)
+     * @param values {@code ids.length * dim} floats, row-major
+     * @param kind   gradients (the optimizer runs once per distinct row) or deltas (added)
+     * @return number of distinct rows changed
+     * @throws PsException NON_FINITE, SHAPE_MISMATCH or RESOURCE_EXHAUSTED; nothing changed then
+     */
+    public int push(long[] ids, float[] values, UpdateKind kind) {
+        int dim = spec.dim();
+        requireLength(values.length, ids.length, "push values");
+        for (int i = 0; i < values.length; i++) {
+            if (!Float.isFinite(values[i])) {
+                throw new PsException(ErrorCode.NON_FINITE, "sparse push to '" + spec.name() + "': value "
+                        + values[i] + " for id " + ids[i / dim] + " element " + (i % dim));
+            }
+        }
+        RowSums sums = RowSums.of(ids, values, dim);
+        lock.writeLock().lock();
+        try {
+            reserveFor(sums);
+            float[] initial = new float[dim];
+            for (int i = 0; i < sums.count(); i++) {
+                long id = sums.id(i);
+                long row = rowOf.get(id);
+                if (row == ABSENT) {
+                    RowInitializer.fill(spec.seed(), id, spec.initScale(), initial, 0, dim);
+                    row = blocks.append(id, initial, 0);
+                    rowOf.put(id, row);
+                }
+                apply((int) row, sums.values(), i * dim, kind);
+            }
+            updates++;
+            return sums.count();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private void apply(int row, float[] values, int offset, UpdateKind kind) {
+        float[] block = blocks.block(row);
+        int at = blocks.offset(row);
+        int dim = spec.dim();
+        if (kind == UpdateKind.DELTA) {
+            for (int k = 0; k < dim; k++) {
+                block[at + k] += values[offset + k];
+            }
+        } else {
+            optimizer.applyRow(block, at, dim, values, offset, blocks.nextStep(row));
+        }
+    }
+
+    private void reserveFor(RowSums sums) {
+        int fresh = 0;
+        for (int i = 0; i < sums.count(); i++) {
+            if (!rowOf.containsKey(sums.id(i))) {
+                fresh++;
+            }
+        }
+        int newBlocks = blocks.blocksFor(fresh);
+        if (newBlocks > 0) {
+            budget.reserve(newBlocks * blocks.blockBytes(), "sparse push to '" + spec.name() + "' creating "
+                    + fresh + " rows");
+        }
+    }
+
+    private void requireLength(int actual, int rows, String what) {
+        long expected = (long) rows * spec.dim();
+        if (actual != expected) {
+            throw new PsException(ErrorCode.SHAPE_MISMATCH, "sparse table '" + spec.name() + "' has dim "
+                    + spec.dim() + ": " + what + " for " + rows + " ids must be " + expected + " floats, got " + actual);
+        }
+    }
+
+    private void requireDistinct(long[] ids) {
+        Long2LongHashMap seen = new Long2LongHashMap(ids.length * 2, 0.65f, ABSENT);
+        for (long id : ids) {
+            if (seen.put(id, 1) != ABSENT) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse pull from '" + spec.name()
+                        + "' names id " + id + " twice; ask for each row once");
+            }
+        }
+    }
+
+    /** @return rows created so far */
+    public long rows() {
+        lock.readLock().lock();
+        try {
+            return blocks.rows();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** @return bytes reserved by this table's blocks */
+    public long bytes() {
+        lock.readLock().lock();
+        try {
+            return blocks.blocks() * blocks.blockBytes();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** @return pushes applied so far */
+    public long updates() {
+        lock.readLock().lock();
+        try {
+            return updates;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+}

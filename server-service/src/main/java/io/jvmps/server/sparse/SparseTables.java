@@ -1,0 +1,96 @@
+package io.jvmps.server.sparse;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.server.optimizer.OptimizerType;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
+
+/**
+ * The sparse tables of this server, by name. Declaring is idempotent: every worker declares the tables
+ * it uses, the first creates them, later identical declarations are accepted, a conflicting one is
+ * refused. Thread-safe.
+ */
+public final class SparseTables {
+    private final ConcurrentMap<String, SparseTable> tables = new ConcurrentHashMap<>();
+    private final OptimizerType defaultType;
+    private final Function<OptimizerType, Optimizer> optimizers;
+    private final MemoryBudget budget;
+
+    /**
+     * @param defaultType the optimizer of tables that name none ({@code ps.optimizer.type})
+     * @param optimizers  builds an optimizer of a type with the servers' hyper-parameters
+     * @param budget      the memory cap shared by all tables
+     */
+    public SparseTables(OptimizerType defaultType, Function<OptimizerType, Optimizer> optimizers, MemoryBudget budget) {
+        this.defaultType = defaultType;
+        this.optimizers = optimizers;
+        this.budget = budget;
+    }
+
+    /**
+     * Creates the table if absent.
+     *
+     * @return the table (new or existing)
+     * @throws PsException INVALID_ARGUMENT for an unknown optimizer or a declaration that conflicts with the existing one
+     */
+    public SparseTable declare(SparseTableSpec spec) {
+        OptimizerType type = typeOf(spec);
+        SparseTable table = tables.computeIfAbsent(spec.name(),
+                name -> new SparseTable(spec, optimizers.apply(type), budget));
+        SparseTableSpec held = table.spec();
+        if (held.dim() != spec.dim() || held.seed() != spec.seed() || held.initScale() != spec.initScale()
+                || typeOf(held) != type) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table '" + spec.name() + "' exists as "
+                    + describe(held) + "; this declaration asks for " + describe(spec));
+        }
+        return table;
+    }
+
+    /**
+     * @return the table
+     * @throws PsException UNKNOWN_KEY if no worker declared it
+     */
+    public SparseTable require(String name) {
+        SparseTable table = tables.get(name);
+        if (table == null) {
+            throw new PsException(ErrorCode.UNKNOWN_KEY, "no sparse table '" + name + "' on this server; declare it "
+                    + "first (tables here: " + tables.keySet() + ")");
+        }
+        return table;
+    }
+
+    /** @return the tables, in no particular order */
+    public List<SparseTable> all() {
+        return List.copyOf(tables.values());
+    }
+
+    /** @return the shared memory cap */
+    public MemoryBudget budget() {
+        return budget;
+    }
+
+    private OptimizerType typeOf(SparseTableSpec spec) {
+        if (spec.optimizer() == null || spec.optimizer().isBlank()) {
+            return defaultType;
+        }
+        try {
+            return OptimizerType.valueOf(spec.optimizer().trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table '" + spec.name() + "': unknown optimizer '"
+                    + spec.optimizer() + "'; accepted: " + Arrays.toString(OptimizerType.values()));
+        }
+    }
+
+    private String describe(SparseTableSpec spec) {
+        return "dim=" + spec.dim() + ", seed=" + spec.seed() + ", initScale=" + spec.initScale() + ", optimizer="
+                + typeOf(spec);
+    }
+}

@@ -1,0 +1,145 @@
+package io.jvmps.server.sparse;
+
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.common.sparse.UpdateKind;
+import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.server.optimizer.OptimizerSettings;
+import io.jvmps.server.optimizer.OptimizerType;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class SparseTableTest {
+    private static final OptimizerSettings SETTINGS = new OptimizerSettings(0.1, 0.9, false, 0.9, 0.999, 1e-8);
+
+    private static SparseTables tables(long maxBytes) {
+        return new SparseTables(OptimizerType.SGD, type -> type.create(SETTINGS), new MemoryBudget(maxBytes));
+    }
+
+    private static SparseTable table(String optimizer, int dim) {
+        return tables(1L << 30).declare(new SparseTableSpec("emb", dim, 7, 0.5f, optimizer));
+    }
+
+    private static float[] pull(SparseTable table, long... ids) {
+        float[] out = new float[ids.length * table.spec().dim()];
+        table.pull(ids, out);
+        return out;
+    }
+
+    @Test
+    void untouchedRowsReadTheirSeededInitialValueAndAllocateNothing() {
+        SparseTable a = table(null, 8);
+        SparseTable b = table("ADAM", 8);
+        float[] first = pull(a, 1, 2, Long.MIN_VALUE, 1L << 60);
+        assertThat(pull(b, 1, 2, Long.MIN_VALUE, 1L << 60)).containsExactly(first);
+        assertThat(Arrays.copyOfRange(first, 0, 8)).isNotEqualTo(Arrays.copyOfRange(first, 8, 16));
+        for (float v : first) {
+            assertThat(v).isBetween(-0.5f, 0.5f);
+        }
+        assertThat(a.rows()).isZero();
+        assertThat(a.bytes()).isZero();
+        SparseTable otherSeed = tables(1L << 30).declare(new SparseTableSpec("emb", 8, 8, 0.5f, null));
+        assertThat(pull(otherSeed, 1)).isNotEqualTo(Arrays.copyOfRange(first, 0, 8));
+    }
+
+    @Test
+    void repeatedIdsAreSummedBeforeOneOptimizerStepAndOnlyTouchedRowsChange() {
+        SparseTable table = table("ADAM", 2);
+        float[] before = pull(table, 10, 11, 12);
+        table.push(new long[] {10, 12, 10}, new float[] {1, 2, 0.5f, 0.5f, 3, -4}, UpdateKind.GRADIENT);
+
+        Optimizer adam = OptimizerType.ADAM.create(SETTINGS);
+        float[] expected10 = {before[0], before[1], 0, 0, 0, 0};
+        adam.applyRow(expected10, 0, 2, new float[] {4, -2}, 0, 1);
+        float[] after = pull(table, 10, 11, 12);
+        assertThat(after[0]).isCloseTo(expected10[0], within(1e-6f));
+        assertThat(after[1]).isCloseTo(expected10[1], within(1e-6f));
+        assertThat(Arrays.copyOfRange(after, 2, 4)).containsExactly(Arrays.copyOfRange(before, 2, 4));
+        assertThat(after[4]).isCloseTo(before[4] - 0.1f, within(1e-5f));
+        assertThat(table.rows()).isEqualTo(2);
+    }
+
+    @Test
+    void lazyAdamCorrectsBiasByEachRowsOwnUpdateCount() {
+        SparseTable table = table("ADAM", 1);
+        for (int i = 0; i < 3; i++) {
+            table.push(new long[] {1}, new float[] {1}, UpdateKind.GRADIENT);
+        }
+        float late = pull(table, 2)[0];
+        table.push(new long[] {2}, new float[] {1}, UpdateKind.GRADIENT);
+        // a row's first Adam step moves it by lr * g / (|g| + eps), whatever other rows did before
+        assertThat(pull(table, 2)[0]).isCloseTo(late - 0.1f, within(1e-5f));
+    }
+
+    @Test
+    void deltasAreAddedWithoutTouchingOptimizerState() {
+        SparseTable table = table("ADAM", 1);
+        float start = pull(table, 3)[0];
+        table.push(new long[] {3}, new float[] {0.25f}, UpdateKind.DELTA);
+        assertThat(pull(table, 3)[0]).isCloseTo(start + 0.25f, within(1e-6f));
+        table.push(new long[] {3}, new float[] {-2}, UpdateKind.GRADIENT);
+        assertThat(pull(table, 3)[0]).isCloseTo(start + 0.25f + 0.1f, within(1e-5f));
+    }
+
+    @Test
+    void rejectedPushesChangeNothing() {
+        SparseTable table = table(null, 2);
+        float[] before = pull(table, 1, 2);
+        assertThatThrownBy(() -> table.push(new long[] {1, 2}, new float[] {1, 1, Float.NaN, 1}, UpdateKind.GRADIENT))
+                .isInstanceOf(PsException.class).hasMessageContaining("[NON_FINITE]").hasMessageContaining("id 2");
+        assertThatThrownBy(() -> table.push(new long[] {1, 2}, new float[] {1, 1, 1}, UpdateKind.GRADIENT))
+                .hasMessageContaining("[SHAPE_MISMATCH]").hasMessageContaining("must be 4 floats, got 3");
+        assertThatThrownBy(() -> table.pull(new long[] {1, 1}, new float[4]))
+                .hasMessageContaining("[INVALID_ARGUMENT]").hasMessageContaining("id 1 twice");
+        assertThat(pull(table, 1, 2)).containsExactly(before);
+        assertThat(table.rows()).isZero();
+    }
+
+    @Test
+    void theMemoryCapRefusesAPushWholeAndNamesTheSetting() {
+        SparseTables small = tables(1000);
+        SparseTable table = small.declare(new SparseTableSpec("emb", 4, 1, 0.1f, null));
+        assertThatThrownBy(() -> table.push(new long[] {1}, new float[4], UpdateKind.GRADIENT))
+                .hasMessageContaining("[RESOURCE_EXHAUSTED]").hasMessageContaining("ps.sparse.max-bytes=1000");
+        assertThat(table.rows()).isZero();
+        assertThat(small.budget().used()).isZero();
+    }
+
+    @Test
+    void adamRowsCostCloseToThreeFloatsPerValue() {
+        int dim = 64;
+        int rows = 50_000;
+        SparseTable table = table("ADAM", dim);
+        long[] ids = new long[1000];
+        float[] grads = new float[ids.length * dim];
+        Arrays.fill(grads, 0.01f);
+        for (int start = 0; start < rows; start += ids.length) {
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = (start + i) * 7919L;
+            }
+            table.push(ids, grads, UpdateKind.GRADIENT);
+        }
+        assertThat(table.rows()).isEqualTo(rows);
+        long ideal = (long) rows * dim * 4 * 3;
+        assertThat(table.bytes()).isBetween(ideal, (long) (ideal * 1.10) + (4L << 20));
+    }
+
+    @Test
+    void declarationsAreIdempotentAndConflictsAreRefused() {
+        SparseTables all = tables(1L << 20);
+        SparseTable first = all.declare(new SparseTableSpec("emb", 4, 1, 0.1f, "adagrad"));
+        assertThat(all.declare(new SparseTableSpec("emb", 4, 1, 0.1f, "ADAGRAD"))).isSameAs(first);
+        assertThatThrownBy(() -> all.declare(new SparseTableSpec("emb", 8, 1, 0.1f, "ADAGRAD")))
+                .hasMessageContaining("[INVALID_ARGUMENT]").hasMessageContaining("dim=4");
+        assertThatThrownBy(() -> all.declare(new SparseTableSpec("x", 4, 1, 0.1f, "LION")))
+                .hasMessageContaining("unknown optimizer 'LION'");
+        assertThatThrownBy(() -> all.require("nope")).hasMessageContaining("[UNKNOWN_KEY]");
+        assertThatThrownBy(() -> new SparseTableSpec("bad name", 4, 1, 0.1f, null))
+                .hasMessageContaining("[INVALID_ARGUMENT]");
+    }
+}
