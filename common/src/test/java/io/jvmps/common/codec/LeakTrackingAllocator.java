@@ -17,7 +17,7 @@ import java.util.List;
  * what it owns. Derived buffers (slices, retained slices) keep their root alive, so a forgotten
  * derived buffer shows up as a root with a positive reference count. Not thread-safe.
  */
-final class LeakTrackingAllocator implements ByteBufAllocator {
+public final class LeakTrackingAllocator implements ByteBufAllocator {
     static {
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
     }
@@ -30,12 +30,12 @@ final class LeakTrackingAllocator implements ByteBufAllocator {
     }
 
     /** @return a tracker over a fresh pooled allocator preferring direct buffers */
-    static LeakTrackingAllocator pooledDirect() {
+    public static LeakTrackingAllocator pooledDirect() {
         return new LeakTrackingAllocator(new PooledByteBufAllocator(true));
     }
 
     /** @return a tracker over a fresh unpooled allocator preferring heap buffers */
-    static LeakTrackingAllocator unpooledHeap() {
+    public static LeakTrackingAllocator unpooledHeap() {
         return new LeakTrackingAllocator(new UnpooledByteBufAllocator(false));
     }
 
@@ -50,7 +50,7 @@ final class LeakTrackingAllocator implements ByteBufAllocator {
     }
 
     /** @throws AssertionError naming every buffer that still holds a reference */
-    void assertAllReleased() {
+    public void assertAllReleased() {
         List<ByteBuf> leaked = unreleased();
         if (!leaked.isEmpty()) {
             StringBuilder sb = new StringBuilder().append(leaked.size()).append(" of ").append(handedOut.size())

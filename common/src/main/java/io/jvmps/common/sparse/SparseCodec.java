@@ -1,0 +1,250 @@
+package io.jvmps.common.sparse;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Binary frames of sparse pull and push requests and of the rows a pull answers. Stateless and
+ * thread-safe; encode returns a buffer owning one reference, decode never releases its input.
+ *
+ * <p>Layout, little-endian. Every frame starts with magic 0x50535350 ("PSSP") int, version byte (1),
+ * op byte (1 pull, 2 push, 3 rows), 2 reserved bytes. Then:
+ * <ul>
+ *   <li>pull: name length short, name (UTF-8), sender int, count int, ids (count longs);</li>
+ *   <li>push: name length short, name, sender int, step long, kind byte (0 gradient, 1 delta), dim int,
+ *       count int, ids (count longs), values (count x dim floats);</li>
+ *   <li>rows: dim int, count int, values (count x dim floats).</li>
+ * </ul>
+ * A frame must be exactly as long as its header says; counts are at most {@link #MAX_ROWS}.
+ */
+public final class SparseCodec {
+    /** Frame magic, "PSSP" read as a little-endian int. */
+    public static final int MAGIC = 0x50535350;
+    /** Most rows in one frame. */
+    public static final int MAX_ROWS = 1 << 20;
+    private static final byte VERSION = 1;
+    private static final byte PULL = 1;
+    private static final byte PUSH = 2;
+    private static final byte ROWS = 3;
+    private static final int PREAMBLE = 8;
+    private static final int MAX_NAME_BYTES = 64;
+
+    private SparseCodec() {
+    }
+
+    /** @return a pull frame */
+    public static ByteBuf encodePull(ByteBufAllocator alloc, SparsePull pull) {
+        byte[] name = pull.table().getBytes(StandardCharsets.UTF_8);
+        ByteBuf buf = alloc.buffer(PREAMBLE + 2 + name.length + 8 + 8 * pull.ids().length);
+        preamble(buf, PULL).writeShortLE(name.length).writeBytes(name)
+                .writeIntLE(pull.sender()).writeIntLE(pull.ids().length);
+        writeLongs(buf, pull.ids());
+        return buf;
+    }
+
+    /** @return a push frame */
+    public static ByteBuf encodePush(ByteBufAllocator alloc, SparsePush push) {
+        byte[] name = push.table().getBytes(StandardCharsets.UTF_8);
+        ByteBuf buf = alloc.buffer(PREAMBLE + 2 + name.length + 21 + 8 * push.ids().length + 4 * push.values().length);
+        preamble(buf, PUSH).writeShortLE(name.length).writeBytes(name)
+                .writeIntLE(push.sender()).writeLongLE(push.step()).writeByte(push.kind().ordinal())
+                .writeIntLE(push.dim()).writeIntLE(push.ids().length);
+        writeLongs(buf, push.ids());
+        writeFloats(buf, push.values());
+        return buf;
+    }
+
+    /** @return a rows frame holding {@code values.length / dim} rows */
+    public static ByteBuf encodeRows(ByteBufAllocator alloc, int dim, float[] values) {
+        ByteBuf buf = alloc.buffer(PREAMBLE + 8 + 4 * values.length);
+        preamble(buf, ROWS).writeIntLE(dim).writeIntLE(values.length / dim);
+        writeFloats(buf, values);
+        return buf;
+    }
+
+    /** @throws PsException MALFORMED_FRAME naming what is wrong */
+    public static SparsePull decodePull(ByteBuf frame) {
+        Reader in = new Reader(frame, PULL, "sparse pull");
+        String table = in.name();
+        int sender = in.intLE();
+        int count = in.count();
+        long[] ids = in.longs(count);
+        in.end();
+        return new SparsePull(table, sender, ids);
+    }
+
+    /** @throws PsException MALFORMED_FRAME naming what is wrong */
+    public static SparsePush decodePush(ByteBuf frame) {
+        Reader in = new Reader(frame, PUSH, "sparse push");
+        String table = in.name();
+        int sender = in.intLE();
+        long step = in.longLE();
+        int kindByte = in.byteValue();
+        if (kindByte < 0 || kindByte >= UpdateKind.values().length) {
+            throw malformed("sparse push", "update kind " + kindByte + " (0 gradient, 1 delta)");
+        }
+        int dim = in.dim();
+        int count = in.count();
+        long[] ids = in.longs(count);
+        float[] values = in.floats((long) count * dim);
+        in.end();
+        return new SparsePush(table, sender, step, UpdateKind.values()[kindByte], dim, ids, values);
+    }
+
+    /**
+     * @param expectedDim  the table's dim
+     * @param expectedRows the number of ids asked for
+     * @return the rows, {@code expectedRows * expectedDim} floats
+     * @throws PsException MALFORMED_FRAME if the frame is not rows of that shape
+     */
+    public static float[] decodeRows(ByteBuf frame, int expectedDim, int expectedRows) {
+        Reader in = new Reader(frame, ROWS, "sparse rows");
+        int dim = in.dim();
+        int count = in.count();
+        if (dim != expectedDim || count != expectedRows) {
+            throw malformed("sparse rows", count + " rows of dim " + dim + " where " + expectedRows
+                    + " rows of dim " + expectedDim + " were asked for");
+        }
+        float[] values = in.floats((long) count * dim);
+        in.end();
+        return values;
+    }
+
+    private static ByteBuf preamble(ByteBuf buf, byte op) {
+        return buf.writeIntLE(MAGIC).writeByte(VERSION).writeByte(op).writeZero(2);
+    }
+
+    private static void writeLongs(ByteBuf buf, long[] values) {
+        int at = buf.writerIndex();
+        buf.ensureWritable(values.length * 8);
+        buf.nioBuffer(at, values.length * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(values);
+        buf.writerIndex(at + values.length * 8);
+    }
+
+    private static void writeFloats(ByteBuf buf, float[] values) {
+        int at = buf.writerIndex();
+        buf.ensureWritable(values.length * 4);
+        buf.nioBuffer(at, values.length * 4).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(values);
+        buf.writerIndex(at + values.length * 4);
+    }
+
+    private static PsException malformed(String what, String detail) {
+        return new PsException(ErrorCode.MALFORMED_FRAME, what + " frame: " + detail);
+    }
+
+    /** Bounds-checked reading of one frame; every check happens before anything is allocated. */
+    private static final class Reader {
+        private final ByteBuf frame;
+        private final String what;
+        private int at;
+        private final int end;
+
+        Reader(ByteBuf frame, byte op, String what) {
+            this.frame = frame;
+            this.what = what;
+            this.at = frame.readerIndex();
+            this.end = frame.writerIndex();
+            need(PREAMBLE);
+            if (frame.getIntLE(at) != MAGIC) {
+                throw malformed(what, "bad magic 0x" + Integer.toHexString(frame.getIntLE(at)));
+            }
+            if (frame.getByte(at + 4) != VERSION) {
+                throw malformed(what, "unsupported version " + frame.getByte(at + 4));
+            }
+            if (frame.getByte(at + 5) != op) {
+                throw malformed(what, "op " + frame.getByte(at + 5) + " where " + op + " was expected");
+            }
+            at += PREAMBLE;
+        }
+
+        private void need(long bytes) {
+            if (end - at < bytes) {
+                throw malformed(what, "truncated: " + bytes + " more bytes needed at offset "
+                        + (at - frame.readerIndex()) + ", " + (end - at) + " left");
+            }
+        }
+
+        String name() {
+            need(2);
+            int length = frame.getShortLE(at);
+            at += 2;
+            if (length < 1 || length > MAX_NAME_BYTES) {
+                throw malformed(what, "table name of " + length + " bytes (1.." + MAX_NAME_BYTES + ")");
+            }
+            need(length);
+            try {
+                String name = StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(frame.nioBuffer(at, length)).toString();
+                at += length;
+                return name;
+            } catch (CharacterCodingException e) {
+                throw malformed(what, "table name is not UTF-8");
+            }
+        }
+
+        int intLE() {
+            need(4);
+            int v = frame.getIntLE(at);
+            at += 4;
+            return v;
+        }
+
+        long longLE() {
+            need(8);
+            long v = frame.getLongLE(at);
+            at += 8;
+            return v;
+        }
+
+        int byteValue() {
+            need(1);
+            return frame.getByte(at++);
+        }
+
+        int dim() {
+            int dim = intLE();
+            if (dim < 1 || dim > SparseTableSpec.MAX_DIM) {
+                throw malformed(what, "dim " + dim + " (1.." + SparseTableSpec.MAX_DIM + ")");
+            }
+            return dim;
+        }
+
+        int count() {
+            int count = intLE();
+            if (count < 0 || count > MAX_ROWS) {
+                throw malformed(what, "row count " + count + " (0.." + MAX_ROWS + ")");
+            }
+            return count;
+        }
+
+        long[] longs(int count) {
+            need(8L * count);
+            long[] values = new long[count];
+            frame.nioBuffer(at, count * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(values);
+            at += count * 8;
+            return values;
+        }
+
+        float[] floats(long count) {
+            need(4L * count);
+            float[] values = new float[(int) count];
+            frame.nioBuffer(at, (int) count * 4).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(values);
+            at += (int) count * 4;
+            return values;
+        }
+
+        void end() {
+            if (at != end) {
+                throw malformed(what, (end - at) + " bytes after the last row");
+            }
+        }
+    }
+}
