@@ -16,6 +16,12 @@ public final class Routes {
     public static final String DENSE_PUSH = "ps.v1.dense.push";
     /** Pulls dense slices once they have reached a minimum version. */
     public static final String DENSE_PULL = "ps.v1.dense.pull";
+    /** Declares a sparse table (JSON {@code SparseTableSpec} in, JSON {@code SparseTableStatus} out), request-response. */
+    public static final String SPARSE_DECLARE = "ps.v1.sparse.declare";
+    /** Reads sparse rows: one binary pull frame in, one rows frame out, request-response. */
+    public static final String SPARSE_PULL = "ps.v1.sparse.pull";
+    /** Applies sparse row gradients or deltas: one binary push frame in, one {@link PushAck} out, request-response. */
+    public static final String SPARSE_PUSH = "ps.v1.sparse.push";
     /** The servers' training semantics as a {@link ServerDescription} (JSON), request-response. */
     public static final String SERVER_DESCRIBE = "ps.v1.describe";
     /** A server's status as JSON (slices, bytes, versions, optimizer). */

@@ -63,7 +63,12 @@ public final class Frames {
         return factory.wrap(frame);
     }
 
-    private <T> T decode(DataBuffer buffer, Function<ByteBuf, T> codec) {
+    /**
+     * @param buffer an inbound frame; released here, also when decoding throws
+     * @param codec  decodes the frame (must not keep it)
+     * @return what the codec made of it
+     */
+    public <T> T decode(DataBuffer buffer, Function<ByteBuf, T> codec) {
         try {
             int size = buffer.readableByteCount();
             if (size > maxPayloadBytes) {

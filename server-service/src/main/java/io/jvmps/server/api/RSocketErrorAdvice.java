@@ -7,6 +7,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.messaging.handler.annotation.MessageExceptionHandler;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import reactor.core.publisher.Mono;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.core.codec.DecodingException;
+import org.springframework.messaging.handler.invocation.MethodArgumentResolutionException;
 
 /**
  * Logs RSocket handler errors once, briefly, and passes them on unchanged, so the requester still
@@ -24,6 +27,23 @@ public class RSocketErrorAdvice {
     public Mono<Void> rejected(PsException e) {
         log.debug("Request rejected: {}", e.getMessage());
         return Mono.error(e);
+    }
+
+    /**
+     * A request body that could not be read (JSON that does not fit the route's type, or a value its
+     * constructor refuses) is the requester's fault: INVALID_ARGUMENT, or the refusing {@link PsException}.
+     *
+     * @return the error, for the requester
+     */
+    @MessageExceptionHandler({DecodingException.class, MethodArgumentResolutionException.class})
+    public Mono<Void> unreadable(Exception e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof PsException refused) {
+                return rejected(refused);
+            }
+        }
+        return rejected(new PsException(ErrorCode.INVALID_ARGUMENT, "request body could not be read: "
+                + NestedExceptionUtils.getMostSpecificCause(e).getMessage()));
     }
 
     /** @return the error as INTERNAL, naming what happened */

@@ -13,6 +13,9 @@ import io.jvmps.server.monitor.ServerMetrics;
 import io.jvmps.server.monitor.StatusReporter;
 import io.jvmps.server.monitor.StoreHealthIndicator;
 import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.server.sparse.MemoryBudget;
+import io.jvmps.server.sparse.SparseMeters;
+import io.jvmps.server.sparse.SparseTables;
 import io.jvmps.server.store.DenseStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.nd4j.linalg.factory.Nd4j;
@@ -48,6 +51,14 @@ public class ServerConfiguration {
     }
 
     @Bean
+    SparseTables sparseTables(OptimizerProperties props, SparseProperties sparse, MeterRegistry registry) {
+        SparseTables tables = new SparseTables(props.type(), type -> type.create(props.settings()),
+                new MemoryBudget(sparse.resolvedMaxBytes()));
+        SparseMeters.register(registry, tables);
+        return tables;
+    }
+
+    @Bean
     ConsistencySettings consistencySettings(ConsistencyProperties consistency) {
         return consistency.settings();
     }
@@ -75,8 +86,9 @@ public class ServerConfiguration {
 
     @Bean
     StatusReporter statusReporter(ServerIdentity identity, DenseStore store, ConsistencyPolicy policy,
-                                  ConsistencySettings consistency, Optimizer optimizer, ClusterProperties cluster) {
-        return new StatusReporter(identity, store, policy, consistency, optimizer, cluster.workerNum());
+                                  ConsistencySettings consistency, Optimizer optimizer, ClusterProperties cluster,
+                                  SparseTables sparse) {
+        return new StatusReporter(identity, store, policy, consistency, optimizer, cluster.workerNum(), sparse);
     }
 
     @Bean

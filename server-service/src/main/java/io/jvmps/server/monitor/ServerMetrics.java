@@ -9,7 +9,7 @@ import reactor.core.publisher.SignalType;
 
 /**
  * The server's Micrometer meters: {@code ps.server.push}, {@code ps.server.init} and
- * {@code ps.server.pull} timers with p50/p95/p99 (tag {@code outcome}: success, error, cancel),
+ * {@code ps.server.pull}, {@code ps.server.sparse.pull}, {@code ps.server.sparse.push} timers with p50/p95/p99 (tag {@code outcome}: success, error, cancel),
  * {@code ps.server.bytes.in} / {@code ps.server.bytes.out} counters. The update counters are
  * registered by {@link ConsistencyMeters}. Thread-safe.
  */
@@ -39,17 +39,28 @@ public final class ServerMetrics {
 
     /** @return the init, timed from subscription to its end */
     public <T> Mono<T> timeInit(Mono<T> init) {
-        return Mono.defer(() -> {
-            Timer.Sample sample = Timer.start(registry);
-            return init.doFinally(signal -> sample.stop(timer("ps.server.init", "slice initialisation", signal)));
-        });
+        return time("ps.server.init", "slice initialisation", init);
     }
 
     /** @return the push, timed from subscription to its end */
     public <T> Mono<T> timePush(Mono<T> push) {
+        return time("ps.server.push", "gradient push", push);
+    }
+
+    /** @return the sparse pull, timed from subscription to its end */
+    public <T> Mono<T> timeSparsePull(Mono<T> pull) {
+        return time("ps.server.sparse.pull", "sparse row pull", pull);
+    }
+
+    /** @return the sparse push, timed from subscription to its end */
+    public <T> Mono<T> timeSparsePush(Mono<T> push) {
+        return time("ps.server.sparse.push", "sparse row push", push);
+    }
+
+    private <T> Mono<T> time(String name, String description, Mono<T> operation) {
         return Mono.defer(() -> {
             Timer.Sample sample = Timer.start(registry);
-            return push.doFinally(signal -> sample.stop(timer("ps.server.push", "gradient push", signal)));
+            return operation.doFinally(signal -> sample.stop(timer(name, description, signal)));
         });
     }
 

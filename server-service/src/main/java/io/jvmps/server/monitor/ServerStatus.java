@@ -1,5 +1,7 @@
 package io.jvmps.server.monitor;
 
+import io.jvmps.common.sparse.SparseTableStatus;
+
 import java.util.List;
 
 /**
@@ -23,9 +25,13 @@ import java.util.List;
  * @param geoLearningRate GEO local learning rate; 0 in other modes
  * @param workerClocks    per worker rank: SSP last pushed step + 1, GEO last pushed round + 1;
  *                        empty in SYNC and ASYNC
+ * @param sparseTables    the sparse tables this server holds rows of
+ * @param sparseBytes     bytes reserved by all sparse tables
+ * @param sparseMaxBytes  the cap on them ({@code ps.sparse.max-bytes})
  */
 public record ServerStatus(int rank, String nodeId, int slices, long totalElements, long bytes, long minVersion,
                            long maxVersion, String optimizer, String consistency, int expectedWorkers,
                            long pushesApplied, long updatesApplied, int staleness, int geoInterval,
-                           double geoLearningRate, List<Long> workerClocks) {
+                           double geoLearningRate, List<Long> workerClocks,
+                           List<SparseTableStatus> sparseTables, long sparseBytes, long sparseMaxBytes) {
 }

@@ -1,5 +1,10 @@
 package io.jvmps.server.monitor;
 
+import io.jvmps.common.sparse.SparseTableStatus;
+import io.jvmps.server.sparse.SparseTable;
+import io.jvmps.server.sparse.SparseTables;
+import java.util.Comparator;
+
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.consistency.ConsistencyPolicy;
 import io.jvmps.server.consistency.ConsistencySettings;
@@ -17,6 +22,7 @@ public final class StatusReporter {
     private final ConsistencySettings consistency;
     private final Optimizer optimizer;
     private final int workers;
+    private final SparseTables sparse;
 
     /**
      * @param identity    rank and node id
@@ -27,13 +33,14 @@ public final class StatusReporter {
      * @param workers     expected workers
      */
     public StatusReporter(ServerIdentity identity, DenseStore store, ConsistencyPolicy policy,
-                          ConsistencySettings consistency, Optimizer optimizer, int workers) {
+                          ConsistencySettings consistency, Optimizer optimizer, int workers, SparseTables sparse) {
         this.identity = identity;
         this.store = store;
         this.policy = policy;
         this.consistency = consistency;
         this.optimizer = optimizer;
         this.workers = workers;
+        this.sparse = sparse;
     }
 
     /** @return the current status */
@@ -51,6 +58,8 @@ public final class StatusReporter {
         return new ServerStatus(identity.rank(), identity.nodeId(), slices.size(), elements, elements * 4,
                 none ? -1 : min, none ? -1 : max, optimizer.describe(), policy.mode().name(), workers,
                 policy.pushesAccepted(), policy.updatesApplied(), consistency.staleness(), consistency.geoInterval(),
-                consistency.geoLearningRate(), policy.workerClocks());
+                consistency.geoLearningRate(), policy.workerClocks(),
+                sparse.all().stream().map(SparseTable::status).sorted(Comparator.comparing(SparseTableStatus::name))
+                        .toList(), sparse.budget().used(), sparse.budget().max());
     }
 }

@@ -3,6 +3,7 @@ package io.jvmps.server.sparse;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.common.sparse.SparseTableStatus;
 import io.jvmps.common.sparse.UpdateKind;
 import io.jvmps.server.optimizer.Optimizer;
 import org.agrona.collections.Long2LongHashMap;
@@ -154,6 +155,11 @@ public final class SparseTable {
                         + "' names id " + id + " twice; ask for each row once");
             }
         }
+    }
+
+    /** @return this table's status on this server */
+    public SparseTableStatus status() {
+        return new SparseTableStatus(spec.name(), spec.dim(), optimizer.describe(), rows(), bytes(), updates());
     }
 
     /** @return rows created so far */

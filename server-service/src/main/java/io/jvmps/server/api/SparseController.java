@@ -1,0 +1,97 @@
+package io.jvmps.server.api;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.PushAck;
+import io.jvmps.common.protocol.Routes;
+import io.jvmps.common.sparse.RowPlacement;
+import io.jvmps.common.sparse.SparseCodec;
+import io.jvmps.common.sparse.SparsePull;
+import io.jvmps.common.sparse.SparsePush;
+import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.common.sparse.SparseTableStatus;
+import io.jvmps.server.cluster.ServerIdentity;
+import io.jvmps.server.config.ClusterProperties;
+import io.jvmps.server.monitor.ServerMetrics;
+import io.jvmps.server.sparse.SparseTable;
+import io.jvmps.server.sparse.SparseTables;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.messaging.handler.annotation.MessageMapping;
+import org.springframework.stereotype.Controller;
+import reactor.core.publisher.Mono;
+
+/**
+ * The sparse (embedding) table routes: declare (JSON), pull and push (one binary frame each way, see
+ * {@link SparseCodec}). Every id must be one this server owns by {@link RowPlacement}; sparse pushes apply as
+ * they arrive, whatever the dense consistency mode. Errors reach the requester as {@code [CODE] detail}.
+ */
+@Controller
+public class SparseController {
+    private final SparseTables tables;
+    private final Frames frames;
+    private final ServerIdentity identity;
+    private final int servers;
+    private final ServerMetrics metrics;
+
+    /** @param cluster gives the job's server count, for the placement check */
+    public SparseController(SparseTables tables, Frames frames, ServerIdentity identity, ClusterProperties cluster,
+                            ServerMetrics metrics) {
+        this.tables = tables;
+        this.frames = frames;
+        this.identity = identity;
+        this.servers = cluster.serverNum();
+        this.metrics = metrics;
+    }
+
+    /** Route {@value Routes#SPARSE_DECLARE}: creates the table if absent; idempotent. */
+    @MessageMapping(Routes.SPARSE_DECLARE)
+    public Mono<SparseTableStatus> declare(SparseTableSpec spec) {
+        return Mono.fromCallable(() -> tables.declare(spec).status());
+    }
+
+    /** Route {@value Routes#SPARSE_PULL}: the rows of distinct ids, in the order asked. */
+    @MessageMapping(Routes.SPARSE_PULL)
+    public Mono<DataBuffer> pull(DataBuffer request) {
+        return metrics.timeSparsePull(Mono.fromCallable(() -> {
+            SparsePull pull = frames.decode(request, SparseCodec::decodePull);
+            SparseTable table = tables.require(pull.table());
+            checkOwned(pull.table(), pull.ids());
+            int dim = table.spec().dim();
+            float[] rows = new float[pull.ids().length * dim];
+            table.pull(pull.ids(), rows);
+            metrics.bytesOut(rows.length * 4L);
+            return frames.wrap(SparseCodec.encodeRows(frames.allocator(), dim, rows));
+        }));
+    }
+
+    /** Route {@value Routes#SPARSE_PUSH}: applies row gradients (optimizer) or deltas (added). */
+    @MessageMapping(Routes.SPARSE_PUSH)
+    public Mono<PushAck> push(DataBuffer request) {
+        return metrics.timeSparsePush(Mono.fromCallable(() -> {
+            SparsePush push = frames.decode(request, SparseCodec::decodePush);
+            SparseTable table = tables.require(push.table());
+            if (push.dim() != table.spec().dim()) {
+                throw new PsException(ErrorCode.SHAPE_MISMATCH, "sparse table '" + push.table() + "' has dim "
+                        + table.spec().dim() + "; push from worker " + push.sender() + " carries dim " + push.dim());
+            }
+            checkOwned(push.table(), push.ids());
+            int rows = table.push(push.ids(), push.values(), push.kind());
+            return new PushAck(identity.rank(), push.step(), rows, (long) rows * push.dim());
+        }));
+    }
+
+    private void checkOwned(String table, long[] ids) {
+        int rank = identity.rank();
+        if (rank < 0) {
+            throw new PsException(ErrorCode.NOT_READY, "this server has no rank yet; sparse table '" + table
+                    + "' is served once the scheduler assigned one");
+        }
+        for (long id : ids) {
+            int owner = RowPlacement.serverOf(id, servers);
+            if (owner != rank) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table '" + table + "': id " + id
+                        + " belongs to server " + owner + " of " + servers + ", not to server " + rank);
+            }
+        }
+    }
+}

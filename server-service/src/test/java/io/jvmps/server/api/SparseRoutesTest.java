@@ -1,0 +1,147 @@
+package io.jvmps.server.api;
+
+import io.jvmps.common.protocol.PushAck;
+import io.jvmps.common.protocol.Routes;
+import io.jvmps.common.security.ClusterSecret;
+import io.jvmps.common.sparse.SparseCodec;
+import io.jvmps.common.sparse.SparsePull;
+import io.jvmps.common.sparse.SparsePush;
+import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.common.sparse.SparseTableStatus;
+import io.jvmps.common.sparse.UpdateKind;
+import io.jvmps.server.monitor.ServerStatus;
+import io.jvmps.server.support.ServerSpringTest;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.rsocket.exceptions.ApplicationErrorException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.rsocket.server.LocalRSocketServerPort;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.NettyDataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import org.springframework.messaging.rsocket.RSocketRequester;
+import org.springframework.util.MimeType;
+import org.springframework.util.MimeTypeUtils;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * The sparse routes end to end over TCP on one server (rank 0 of 1, SGD with learning rate 0.5): declare,
+ * pull of untouched and touched rows, gradient and delta pushes, and the errors. Each test uses its own table.
+ */
+@ServerSpringTest
+class SparseRoutesTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private final NettyDataBufferFactory factory = new NettyDataBufferFactory(ByteBufAllocator.DEFAULT);
+
+    @Autowired
+    RSocketRequester.Builder builder;
+    @LocalRSocketServerPort
+    int port;
+    RSocketRequester requester;
+
+    @BeforeEach
+    void connect() {
+        requester = builder.setupMetadata("test-cluster-secret-0123456789", MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE))
+                .dataMimeType(MimeTypeUtils.APPLICATION_JSON).tcp("localhost", port);
+    }
+
+    @AfterEach
+    void close() {
+        requester.dispose();
+    }
+
+    private SparseTableStatus declare(String name, int dim) {
+        return requester.route(Routes.SPARSE_DECLARE).data(new SparseTableSpec(name, dim, 11, 0.1f, null))
+                .retrieveMono(SparseTableStatus.class).block(WAIT);
+    }
+
+    private float[] pull(String table, int dim, long... ids) {
+        DataBuffer answer = requester.route(Routes.SPARSE_PULL)
+                .data(factory.wrap(SparseCodec.encodePull(ByteBufAllocator.DEFAULT, new SparsePull(table, 0, ids))))
+                .retrieveMono(DataBuffer.class).block(WAIT);
+        try {
+            return SparseCodec.decodeRows(((NettyDataBuffer) answer).getNativeBuffer(), dim, ids.length);
+        } finally {
+            DataBufferUtils.release(answer);
+        }
+    }
+
+    private PushAck push(String table, UpdateKind kind, int dim, long[] ids, float[] values) {
+        return send(SparseCodec.encodePush(ByteBufAllocator.DEFAULT, new SparsePush(table, 0, 5, kind, dim, ids, values)));
+    }
+
+    private PushAck send(ByteBuf frame) {
+        return requester.route(Routes.SPARSE_PUSH).data(factory.wrap(frame)).retrieveMono(PushAck.class).block(WAIT);
+    }
+
+    private static void assertRejected(Runnable call, String code, String detail) {
+        assertThatThrownBy(call::run).isInstanceOf(ApplicationErrorException.class)
+                .hasMessageStartingWith("[" + code + "] ").hasMessageContaining(detail);
+    }
+
+    @Test
+    void gradientsAndDeltasUpdateOnlyTheRowsTheyName() {
+        SparseTableStatus declared = declare("routes", 3);
+        assertThat(declared.dim()).isEqualTo(3);
+        assertThat(declared.optimizer()).startsWith("SGD");
+        assertThat(declare("routes", 3).name()).isEqualTo("routes");
+
+        float[] before = pull("routes", 3, 1, 2, -9);
+        assertThat(pull("routes", 3, 1, 2, -9)).containsExactly(before);
+        for (float v : before) {
+            assertThat(v).isBetween(-0.1f, 0.1f).isNotZero();
+        }
+        PushAck ack = push("routes", UpdateKind.GRADIENT, 3, new long[] {1, -9, 1},
+                new float[] {1, 2, 3, 4, 5, 6, 1, 1, 1});
+        assertThat(ack.step()).isEqualTo(5);
+        assertThat(ack.slices()).isEqualTo(2);
+        assertThat(ack.elements()).isEqualTo(6);
+        push("routes", UpdateKind.DELTA, 3, new long[] {2}, new float[] {0.5f, 0.5f, 0.5f});
+
+        float[] after = pull("routes", 3, 1, 2, -9);
+        float[] expected = {before[0] - 1f, before[1] - 1.5f, before[2] - 2f,
+                before[3] + 0.5f, before[4] + 0.5f, before[5] + 0.5f,
+                before[6] - 2f, before[7] - 2.5f, before[8] - 3f};
+        for (int i = 0; i < expected.length; i++) {
+            assertThat(after[i]).as("element %d", i).isCloseTo(expected[i], within(1e-6f));
+        }
+
+        ServerStatus status = requester.route(Routes.SERVER_STATUS).retrieveMono(ServerStatus.class).block(WAIT);
+        assertThat(status.sparseTables()).anySatisfy(t -> {
+            assertThat(t.name()).isEqualTo("routes");
+            assertThat(t.rows()).isEqualTo(3);
+            assertThat(t.pushes()).isEqualTo(2);
+        });
+        assertThat(status.sparseBytes()).isPositive();
+    }
+
+    @Test
+    void badRequestsGetACodeAndChangeNothing() {
+        declare("strict", 2);
+        float[] before = pull("strict", 2, 7);
+        assertRejected(() -> pull("nope", 2, 1), "UNKNOWN_KEY", "no sparse table 'nope'");
+        assertRejected(() -> pull("strict", 2, 7, 7), "INVALID_ARGUMENT", "id 7 twice");
+        assertRejected(() -> push("strict", UpdateKind.GRADIENT, 3, new long[] {7}, new float[3]),
+                "SHAPE_MISMATCH", "carries dim 3");
+        assertRejected(() -> push("strict", UpdateKind.GRADIENT, 2, new long[] {7}, new float[] {1, Float.NaN}),
+                "NON_FINITE", "id 7");
+        assertRejected(() -> send(Unpooled.wrappedBuffer(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9})),
+                "MALFORMED_FRAME", "bad magic");
+        assertRejected(() -> requester.route(Routes.SPARSE_DECLARE)
+                .data("{\"name\":\"x y\",\"dim\":4,\"seed\":1,\"initScale\":0.1}")
+                .retrieveMono(SparseTableStatus.class).block(WAIT), "INVALID_ARGUMENT", "sparse table name");
+        assertRejected(() -> requester.route(Routes.SPARSE_DECLARE).data("{\"name\":\"x\",\"dim\":4}")
+                .retrieveMono(SparseTableStatus.class).block(WAIT), "INVALID_ARGUMENT", "request body could not be read");
+        assertThat(pull("strict", 2, 7)).containsExactly(before);
+    }
+}
