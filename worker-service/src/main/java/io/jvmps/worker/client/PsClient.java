@@ -16,7 +16,6 @@ import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.common.sharding.Slice;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.rsocket.exceptions.ApplicationErrorException;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -27,7 +26,6 @@ import reactor.core.publisher.Mono;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -218,17 +216,6 @@ public class PsClient {
     }
 
     private Throwable translate(int server, String route, Throwable e) {
-        String where = "server " + server + " (" + connections.server(server).rsocketEndpoint() + ") on " + route + ": ";
-        if (e instanceof PsException ps) {
-            return new PsException(ps.code(), where + ps.detail());
-        }
-        if (e instanceof ApplicationErrorException remote) {
-            PsException ps = PsException.fromRemoteMessage(remote.getMessage());
-            return new PsException(ps.code(), where + ps.detail());
-        }
-        if (e instanceof TimeoutException) {
-            return new PsException(ErrorCode.TIMEOUT, where + "no answer within " + timeout);
-        }
-        return new PsException(ErrorCode.NOT_READY, where + e);
+        return connections.translate(server, route, e, timeout);
     }
 }

@@ -115,4 +115,25 @@ public class ServerConnections implements AutoCloseable {
             }
         }
     }
+
+    /**
+     * Names the server and route in a failed request's error, keeping its code: remote errors keep the
+     * server's {@code [CODE]}, a deadline becomes TIMEOUT, a lost connection NOT_READY.
+     *
+     * @return the error to raise
+     */
+    public Throwable translate(int server, String route, Throwable e, Duration timeout) {
+        String where = "server " + server + " (" + servers.get(server).rsocketEndpoint() + ") on " + route + ": ";
+        if (e instanceof PsException ps) {
+            return new PsException(ps.code(), where + ps.detail());
+        }
+        if (e instanceof io.rsocket.exceptions.ApplicationErrorException remote) {
+            PsException ps = PsException.fromRemoteMessage(remote.getMessage());
+            return new PsException(ps.code(), where + ps.detail());
+        }
+        if (e instanceof java.util.concurrent.TimeoutException) {
+            return new PsException(ErrorCode.TIMEOUT, where + "no answer within " + timeout);
+        }
+        return new PsException(ErrorCode.NOT_READY, where + e);
+    }
 }
