@@ -74,8 +74,34 @@ public class WorkerProperties {
     /** Names of the worker-local parameters with {@code placement=HYBRID}, e.g. {@code conv1_W,conv1_b}. */
     @NotNull
     private List<String> localParams = new ArrayList<>();
+    /** What to train: CLASSIFICATION (MNIST or synthetic classes, dense model) or CTR (wide-and-deep on sparse tables). */
+    @NotNull
+    private JobKind job = JobKind.CLASSIFICATION;
+    /** Settings of the CTR job. */
+    @jakarta.validation.Valid
+    private final CtrProperties ctr = new CtrProperties();
     /** Exit the JVM when training ends (false keeps the app up, for tests and inspection). */
     private boolean exitOnFinish = true;
+
+    /** The kinds of job a worker runs. */
+    public enum JobKind {
+        /** Dense classification model (ps.worker.model) on ps.worker.data. */
+        CLASSIFICATION,
+        /** Wide-and-deep click prediction on synthetic click data, with sparse embedding tables. */
+        CTR
+    }
+
+    public JobKind getJob() {
+        return job;
+    }
+
+    public void setJob(JobKind job) {
+        this.job = job;
+    }
+
+    public CtrProperties getCtr() {
+        return ctr;
+    }
 
     /** Where training samples come from. */
     public enum DataSource {

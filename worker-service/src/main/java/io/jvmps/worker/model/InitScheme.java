@@ -44,7 +44,7 @@ public enum InitScheme {
      * @param count  number of values
      * @return {@code count} values drawn from this scheme
      */
-    float[] sample(Random random, int count, int fanIn, int fanOut) {
+    public float[] sample(Random random, int count, int fanIn, int fanOut) {
         float[] out = new float[count];
         double std = std(fanIn, fanOut);
         if (std != 0) {

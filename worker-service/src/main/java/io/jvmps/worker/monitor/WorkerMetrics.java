@@ -1,16 +1,20 @@
 package io.jvmps.worker.monitor;
 
+import io.jvmps.common.embedding.CacheStats;
 import io.jvmps.worker.train.TrainingMeters;
 import io.jvmps.worker.train.TrainingState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -25,6 +29,7 @@ public final class WorkerMetrics implements TrainingMeters {
     private static final double[] PERCENTILES = {0.5, 0.95, 0.99};
 
     private final Timer step;
+    private final MeterRegistry registry;
     private final Map<Phase, Timer> phases = new EnumMap<>(Phase.class);
     private final Counter samples;
     private final AtomicLong lossBits = new AtomicLong(Double.doubleToLongBits(Double.NaN));
@@ -34,6 +39,7 @@ public final class WorkerMetrics implements TrainingMeters {
      * @param state    the live training state the gauges read
      */
     public WorkerMetrics(MeterRegistry registry, TrainingState state) {
+        this.registry = registry;
         this.step = Timer.builder("ps.worker.step").description("wall time of one training step")
                 .publishPercentiles(PERCENTILES).register(registry);
         for (Phase phase : Phase.values()) {
@@ -66,5 +72,27 @@ public final class WorkerMetrics implements TrainingMeters {
         step.record(nanos, TimeUnit.NANOSECONDS);
         samples.increment(batch);
         lossBits.set(Double.doubleToLongBits(loss));
+    }
+
+    @Override
+    public void embeddingCache(String table, Supplier<CacheStats> stats) {
+        Tags tags = Tags.of("table", table);
+        cacheCounter("ps.worker.embedding.cache.hits", "distinct ids of a batch found in the cache", tags,
+                stats, s -> s.hits());
+        cacheCounter("ps.worker.embedding.cache.misses", "distinct ids of a batch read from the servers", tags,
+                stats, s -> s.misses());
+        cacheCounter("ps.worker.embedding.cache.evictions", "rows evicted", tags, stats, s -> s.evictions());
+        cacheCounter("ps.worker.embedding.cache.writebacks", "changed rows written back to the servers", tags,
+                stats, s -> s.writeBacks());
+        FunctionCounter.builder("ps.worker.embedding.cache.prefetch.wait", stats,
+                        s -> s.get().prefetchWaitNanos() / 1e9).baseUnit("seconds").tags(tags)
+                .description("time lookups waited for a background prefetch").register(registry);
+    }
+
+    private void cacheCounter(String name, String description, Tags tags,
+                              Supplier<CacheStats> stats,
+                              ToLongFunction<CacheStats> value) {
+        FunctionCounter.builder(name, stats, s -> value.applyAsLong(s.get()))
+                .tags(tags).description(description).register(registry);
     }
 }

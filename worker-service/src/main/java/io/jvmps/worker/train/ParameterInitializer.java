@@ -44,14 +44,25 @@ class ParameterInitializer {
         for (ParamSpec local : model.localParams()) {
             model.setParam(local.name(), initial.get(local.name()));
         }
+        INDArray[] values = specs.stream().map(p -> initial.get(p.name())).toArray(INDArray[]::new);
+        seedOrAwait(client, values, rank, props.getServerWaitTimeout(), clock);
+    }
+
+    /**
+     * Rank 0 initialises the servers' dense parameters with {@code values}; every other rank polls (every
+     * 500 ms, until {@code timeout}) until they are there.
+     *
+     * @throws PsException TIMEOUT if rank 0 did not initialise them in time
+     */
+    static void seedOrAwait(PsClient client, INDArray[] values, int rank, java.time.Duration timeout, Clock clock) {
+        List<ParamSpec> specs = client.shardMap().params();
         if (rank == 0) {
-            INDArray[] values = specs.stream().map(p -> initial.get(p.name())).toArray(INDArray[]::new);
             client.init(values);
             log.info("Initialised {} parameters on {} servers", specs.size(), client.shardMap().servers());
             return;
         }
         INDArray[] probe = specs.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape(), 'c')).toArray(INDArray[]::new);
-        Instant deadline = clock.instant().plus(props.getServerWaitTimeout());
+        Instant deadline = clock.instant().plus(timeout);
         while (true) {
             try {
                 client.pull(0, probe);
@@ -60,7 +71,7 @@ class ParameterInitializer {
                 boolean notYet = e.code() == ErrorCode.UNKNOWN_KEY || e.code() == ErrorCode.NOT_INITIALIZED;
                 if (!notYet || clock.instant().isAfter(deadline)) {
                     throw notYet ? new PsException(ErrorCode.TIMEOUT, "parameters were not initialised by worker 0 within "
-                            + props.getServerWaitTimeout() + ": " + e.detail()) : e;
+                            + timeout + ": " + e.detail()) : e;
                 }
                 log.info("parameters not initialised yet, waiting for worker 0...");
                 LockSupport.parkNanos(500_000_000L);

@@ -33,4 +33,14 @@ public interface TrainingMeters {
      * @param samples samples in the step's batch
      */
     void step(long nanos, double loss, int samples);
+
+    /**
+     * Publishes an embedding cache's counters (hits, misses, evictions, write-backs, prefetch wait), read
+     * from {@code stats} whenever they are scraped. Nothing by default.
+     *
+     * @param table the cached table's name
+     * @param stats the cache's counters now; must be safe to call from any thread
+     */
+    default void embeddingCache(String table, java.util.function.Supplier<io.jvmps.common.embedding.CacheStats> stats) {
+    }
 }

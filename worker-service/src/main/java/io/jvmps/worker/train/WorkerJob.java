@@ -1,5 +1,7 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.worker.ctr.CtrEvaluation;
+
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
@@ -85,6 +87,11 @@ public class WorkerJob {
                     reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
             int workers = reg.view().expectedWorkers();
             try (ServerConnections connections = awaitServers(reg.view().expectedServers())) {
+                if (props.getJob() == WorkerProperties.JobKind.CTR) {
+                    runCtr(connections, reg, workers, progress);
+                    state.phase(TrainingState.Phase.FINISHED);
+                    return 0;
+                }
                 DataLoader.Loaded data = dataLoader.load(props);
                 TrainableModel model = props.getModel().create(data.train().featureSize(), data.train().numClasses());
                 model.place(placement);
@@ -92,11 +99,7 @@ public class WorkerJob {
                 log.info("Worker rank {} of {}: {} training samples, {} test samples, model {} with {} parameters in {}",
                         reg.rank(), workers, data.train().size(), data.test().size(), props.getModel(),
                         model.params().stream().mapToLong(p -> p.elements()).sum(), shardMap);
-                ServerDescription semantics = connections.describe(props.getServerWaitInterval().plusSeconds(10));
-                if (semantics.workers() != workers) {
-                    throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers expect " + semantics.workers()
-                            + " workers but the scheduler's job has " + workers);
-                }
+                ServerDescription semantics = semantics(connections, workers);
                 log.info("Training in {} mode: {}; placement {}: PS-managed {}, worker-local {}", semantics.mode(),
                         semantics, placement, names(model.psParams()), names(model.localParams()));
                 PsClient client = new PsClient(connections, shardMap, reg.rank(), props.getRequestTimeout(),
@@ -137,6 +140,34 @@ public class WorkerJob {
         } finally {
             session.close();
         }
+    }
+
+    private ServerDescription semantics(ServerConnections connections, int workers) {
+        ServerDescription semantics = connections.describe(props.getServerWaitInterval().plusSeconds(10));
+        if (semantics.workers() != workers) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers expect " + semantics.workers()
+                    + " workers but the scheduler's job has " + workers);
+        }
+        return semantics;
+    }
+
+    private void runCtr(ServerConnections connections, RegisterResponse reg, int workers, ProgressReporter progress) {
+        ServerDescription semantics = semantics(connections, workers);
+        if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=CTR runs in SYNC, ASYNC or SSP mode; "
+                    + "the servers run GEO (ps.consistency.mode)");
+        }
+        log.info("Training in {} mode: {}", semantics.mode(), semantics);
+        CtrJob.Outcome outcome = new CtrJob(props, clock, meters).run(connections, reg.rank(), workers, semantics,
+                dense -> new StepReporter(state, progress, dense, reg.nodeId(), clock, props.getLogInterval(), meters),
+                state);
+        CtrEvaluation evaluation = outcome.evaluation();
+        double accuracy = evaluation.examples() == 0 ? Double.NaN : (double) evaluation.correct() / evaluation.examples();
+        state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
+                s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
+                accuracy, s.error()));
+        session.client().reportResult(new ResultReport(reg.nodeId(), evaluation.correct(), evaluation.examples(),
+                outcome.summary().seconds()));
     }
 
     private static List<String> names(List<io.jvmps.common.sharding.ParamSpec> specs) {

@@ -1,0 +1,56 @@
+package io.jvmps.worker.ctr;
+
+import io.jvmps.worker.client.SparseClient;
+
+import java.util.stream.IntStream;
+
+/**
+ * Scores examples with the trained model and the servers' final tables (read directly, not through a
+ * cache) and measures AUC, log loss and thresholded accuracy against the clicks.
+ *
+ * @param examples examples scored
+ * @param auc      area under the ROC curve
+ * @param oracle   AUC of the true probabilities on the same examples
+ * @param logLoss  mean negative log-likelihood
+ * @param correct  examples whose {@code p >= 0.5} matches the click
+ */
+public record CtrEvaluation(int examples, double auc, double oracle, double logLoss, long correct) {
+
+    /**
+     * @param model     the trained model (dense parameters set)
+     * @param client    reads the tables
+     * @param wideTable the wide table's name
+     * @param deepTable the deep table's name
+     * @param dim       the deep table's dim
+     * @param data      test examples
+     * @param from      first example to score
+     * @param to        one past the last
+     * @param batchSize examples per forward pass
+     */
+    public static CtrEvaluation run(WideDeepModel model, SparseClient client, String wideTable, String deepTable,
+                                    int dim, ClickData data, int from, int to, int batchSize) {
+        int n = Math.max(0, to - from);
+        float[] scores = new float[n];
+        byte[] labels = new byte[n];
+        float[] truth = new float[n];
+        DirectLookup wide = new DirectLookup(client, wideTable, 1);
+        DirectLookup deep = new DirectLookup(client, deepTable, dim);
+        for (int start = 0; start < n; start += batchSize) {
+            int[] examples = IntStream.range(from + start, from + Math.min(n, start + batchSize)).toArray();
+            float[] p = model.predict(wide.lookup(data.wideIds(examples)), deep.lookup(data.deepIds(examples)),
+                    examples.length);
+            System.arraycopy(p, 0, scores, start, p.length);
+        }
+        double logLoss = 0;
+        long correct = 0;
+        for (int i = 0; i < n; i++) {
+            labels[i] = (byte) data.label(from + i);
+            truth[i] = data.truth(from + i);
+            double p = Math.min(1 - 1e-7, Math.max(1e-7, scores[i]));
+            logLoss -= labels[i] == 1 ? Math.log(p) : Math.log(1 - p);
+            correct += (scores[i] >= 0.5f) == (labels[i] == 1) ? 1 : 0;
+        }
+        return new CtrEvaluation(n, Auc.of(scores, labels), Auc.of(truth, labels), n == 0 ? Double.NaN : logLoss / n,
+                correct);
+    }
+}

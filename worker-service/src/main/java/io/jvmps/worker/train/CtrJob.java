@@ -1,0 +1,147 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.common.codec.TensorChunker;
+import io.jvmps.common.embedding.CacheStats;
+import io.jvmps.common.embedding.EmbeddingCacheManager;
+import io.jvmps.common.protocol.ServerDescription;
+import io.jvmps.common.sharding.ShardMap;
+import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.worker.client.PsClient;
+import io.jvmps.worker.client.ServerConnections;
+import io.jvmps.worker.client.SparseClient;
+import io.jvmps.worker.client.SparseRowStore;
+import io.jvmps.worker.config.CtrProperties;
+import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.ctr.CachedLookup;
+import io.jvmps.worker.ctr.ClickData;
+import io.jvmps.worker.ctr.ClickDataSpec;
+import io.jvmps.worker.ctr.CtrEvaluation;
+import io.jvmps.worker.ctr.DirectLookup;
+import io.jvmps.worker.ctr.EmbeddingLookup;
+import io.jvmps.worker.ctr.WideDeepModel;
+import io.jvmps.worker.data.EpochBatches;
+import io.jvmps.worker.data.IndexRange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A worker's click-through-rate job once the servers answer: generate the seeded click data, declare the
+ * wide (dim 1) and deep (dim d) tables on the servers, seed the dense part of the wide-and-deep model,
+ * train with {@link CtrLoop}, then score this worker's shard of the test set (AUC against the oracle's).
+ */
+class CtrJob {
+    /** Name of the wide table (one weight per field value and crossed pair). */
+    static final String WIDE_TABLE = "ctr.wide";
+    /** Name of the deep table (field embeddings). */
+    static final String DEEP_TABLE = "ctr.deep";
+    private static final Logger log = LoggerFactory.getLogger(CtrJob.class);
+    private static final int SPARSE_FRAME_BYTES = 1 << 20;
+
+    private final WorkerProperties props;
+    private final Clock clock;
+    private final TrainingMeters meters;
+
+    CtrJob(WorkerProperties props, Clock clock, TrainingMeters meters) {
+        this.props = props;
+        this.clock = clock;
+        this.meters = meters;
+    }
+
+    /** What the job measured. */
+    record Outcome(TrainingSummary summary, CtrEvaluation evaluation) {
+    }
+
+    Outcome run(ServerConnections connections, int rank, int workers, ServerDescription semantics,
+                StepReporterFactory reporters, TrainingState state) {
+        CtrProperties c = props.getCtr();
+        ClickDataSpec spec = new ClickDataSpec(c.getFields(), c.getVocabulary(), c.getZipf(), c.getCrosses(),
+                c.getWeightSigma(), c.getCrossSigma(), c.getBias(), props.getSeed());
+        ClickData train = ClickData.generate(spec, c.getTrainSize(), 0);
+        ClickData test = ClickData.generate(spec, c.getTestSize(), 1);
+        WideDeepModel model = new WideDeepModel(spec.wideIds(), spec.fields(), c.getDim(), c.getHidden1(), c.getHidden2());
+        ShardMap shardMap = ShardMap.compute(model.params(), connections.size());
+        PsClient dense = new PsClient(connections, shardMap, rank, props.getRequestTimeout(),
+                TensorChunker.DEFAULT_CHUNK_BYTES);
+        SparseClient sparse = new SparseClient(connections, rank, props.getRequestTimeout(), SPARSE_FRAME_BYTES);
+        String optimizer = c.getTableOptimizer().isBlank() ? null : c.getTableOptimizer();
+        sparse.declare(new SparseTableSpec(WIDE_TABLE, 1, props.getSeed(), 0f, optimizer));
+        sparse.declare(new SparseTableSpec(DEEP_TABLE, c.getDim(), props.getSeed() + 1, c.getInitScale(), optimizer));
+        log.info(String.format(Locale.ROOT, "CTR job: %d fields x %d values (Zipf %.2f), %d crosses, %d train / %d test "
+                        + "examples, click rate %.3f, oracle test AUC %.4f; wide-and-deep dim %d, hidden %d-%d, "
+                        + "vocab_cache_size %d", spec.fields(), spec.vocabulary(), spec.zipf(), spec.crosses(),
+                train.size(), test.size(), train.clickRate(), test.oracleAuc(), c.getDim(), c.getHidden1(),
+                c.getHidden2(), c.getVocabCacheSize()));
+        state.phase(TrainingState.Phase.INITIALIZING);
+        ParameterInitializer.seedOrAwait(dense, model.initialParams(props.getSeed()), rank,
+                props.getServerWaitTimeout(), clock);
+        LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
+                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay());
+        ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "embedding-prefetch");
+            t.setDaemon(true);
+            return t;
+        });
+        TrainingSummary summary;
+        try (EmbeddingLookup wide = lookup(sparse, WIDE_TABLE, 1, semantics, prefetch);
+             EmbeddingLookup deep = lookup(sparse, DEEP_TABLE, c.getDim(), semantics, prefetch)) {
+            state.phase(TrainingState.Phase.TRAINING);
+            summary = new CtrLoop(model, train, wide, deep, dense, settings, rank, workers, reporters.create(dense))
+                    .run();
+            logCache(WIDE_TABLE, wide.stats());
+            logCache(DEEP_TABLE, deep.stats());
+        } finally {
+            prefetch.shutdownNow();
+        }
+        log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s; pull+lookup %.1f s, "
+                        + "compute %.1f s, push %.1f s); sparse pushed %d bytes, pulled %d bytes",
+                summary.steps(), summary.seconds(), summary.samplesPerSecond(), summary.pullSeconds(),
+                summary.computeSeconds(), summary.pushSeconds(), sparse.bytesPushed(), sparse.bytesPulled()));
+        state.phase(TrainingState.Phase.EVALUATING);
+        IndexRange range = EpochBatches.shardRange(test.size(), workers, rank);
+        CtrEvaluation evaluation = CtrEvaluation.run(model, sparse, WIDE_TABLE, DEEP_TABLE, c.getDim(), test,
+                range.from(), range.to(), props.getEvalBatchSize());
+        log.info(String.format(Locale.ROOT, "CTR test AUC %.4f (oracle %.4f, gap %.4f), log loss %.4f, accuracy %.4f "
+                        + "on this worker's shard [%d, %d)", evaluation.auc(), evaluation.oracle(),
+                evaluation.oracle() - evaluation.auc(), evaluation.logLoss(),
+                (double) evaluation.correct() / Math.max(1, evaluation.examples()), range.from(), range.to()));
+        return new Outcome(summary, evaluation);
+    }
+
+    private EmbeddingLookup lookup(SparseClient sparse, String table, int dim, ServerDescription semantics,
+                                   ExecutorService prefetch) {
+        CtrProperties c = props.getCtr();
+        if (c.getVocabCacheSize() == 0) {
+            return new DirectLookup(sparse, table, dim);
+        }
+        double rate = c.getCacheLearningRate() > 0 ? c.getCacheLearningRate() : semantics.learningRate();
+        if (!"SGD".equalsIgnoreCase(semantics.optimizer()) || !c.getTableOptimizer().isBlank()) {
+            log.warn("Embedding cache on: cached rows of {} train by local SGD at rate {} and are written back as "
+                    + "deltas; the servers' table optimizer applies only to pushes without the cache", table, rate);
+        }
+        EmbeddingCacheManager cache = new EmbeddingCacheManager(dim, c.getVocabCacheSize(), c.getEviction(),
+                new SparseRowStore(sparse, table, dim), prefetch);
+        meters.embeddingCache(table, cache::stats);
+        return new CachedLookup(cache, (float) rate);
+    }
+
+    private static void logCache(String table, CacheStats stats) {
+        if (stats.hits() + stats.misses() == 0) {
+            return;
+        }
+        log.info(String.format(Locale.ROOT, "Embedding cache %s: hit rate %.4f (%d hits, %d misses, %d prefetched), "
+                        + "%d evictions, %d write-backs, prefetch wait %.2f s", table, stats.hitRate(), stats.hits(),
+                stats.misses(), stats.prefetched(), stats.evictions(), stats.writeBacks(),
+                stats.prefetchWaitNanos() / 1e9));
+    }
+
+    /** Makes the step reporter for the loop, around the dense client whose bytes it reports. */
+    @FunctionalInterface
+    interface StepReporterFactory {
+        StepReporter create(PsClient dense);
+    }
+}

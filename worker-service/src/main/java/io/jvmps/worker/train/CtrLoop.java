@@ -1,0 +1,99 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.worker.client.PsClient;
+import io.jvmps.worker.ctr.ClickData;
+import io.jvmps.worker.ctr.EmbeddingLookup;
+import io.jvmps.worker.ctr.WideDeepModel;
+import io.jvmps.worker.data.EpochBatches;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * The wide-and-deep loop: for every step t, pull the dense parameters at version t (the consistency
+ * mode decides what that waits for), look up the batch's wide and deep rows, prefetch the next batch's
+ * rows, compute, send the rows' gradients to their lookups and push the dense gradients for step t. The
+ * lookups are flushed at the end, so the servers hold every update.
+ */
+public class CtrLoop implements TrainingLoop {
+    private final WideDeepModel model;
+    private final ClickData train;
+    private final EmbeddingLookup wide;
+    private final EmbeddingLookup deep;
+    private final PsClient dense;
+    private final LoopSettings settings;
+    private final int rank;
+    private final int workers;
+    private final StepReporter reporter;
+
+    CtrLoop(WideDeepModel model, ClickData train, EmbeddingLookup wide, EmbeddingLookup deep, PsClient dense,
+            LoopSettings settings, int rank, int workers, StepReporter reporter) {
+        this.model = model;
+        this.train = train;
+        this.wide = wide;
+        this.deep = deep;
+        this.dense = dense;
+        this.settings = settings;
+        this.rank = rank;
+        this.workers = workers;
+        this.reporter = reporter;
+    }
+
+    @Override
+    public long totalSteps() {
+        return Steps.total(train.size(), workers, rank, settings);
+    }
+
+    @Override
+    public TrainingSummary run() {
+        long total = totalSteps();
+        long global = 0;
+        long samples = 0;
+        double loss = Double.NaN;
+        INDArray[] params = model.emptyParams();
+        PhaseTimes times = reporter.phaseTimes();
+        outer:
+        for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
+            EpochBatches batches = Steps.batches(train.size(), workers, rank, settings, epoch);
+            for (int step = 0; step < batches.stepsPerEpoch(); step++) {
+                if (global >= total) {
+                    break outer;
+                }
+                times.lap();
+                dense.pull(global, params);
+                model.setParams(params);
+                int[] examples = batches.batchIndices(step);
+                float[] wideRows = wide.lookup(train.wideIds(examples));
+                float[] deepRows = deep.lookup(train.deepIds(examples));
+                if (step + 1 < batches.stepsPerEpoch() && global + 1 < total) {
+                    int[] next = batches.batchIndices(step + 1);
+                    wide.prefetch(train.wideIds(next));
+                    deep.prefetch(train.deepIds(next));
+                }
+                times.pullDone();
+                WideDeepModel.Step result = model.step(wideRows, deepRows, labels(examples));
+                Steps.delay(settings);
+                times.computeDone();
+                wide.update(global, result.wideGrad());
+                deep.update(global, result.deepGrad());
+                dense.push(global, result.dense());
+                times.pushDone();
+                global++;
+                loss = result.loss();
+                samples += examples.length;
+                reporter.stepDone(epoch, step, global, total, loss, examples.length);
+            }
+        }
+        wide.flush();
+        deep.flush();
+        dense.pull(global, params);
+        model.setParams(params);
+        return times.summary(global, loss, samples);
+    }
+
+    private float[] labels(int[] examples) {
+        float[] labels = new float[examples.length];
+        for (int i = 0; i < examples.length; i++) {
+            labels[i] = train.label(examples[i]);
+        }
+        return labels;
+    }
+}
