@@ -18,6 +18,7 @@ import io.jvmps.worker.ctr.ClickDataSpec;
 import io.jvmps.worker.ctr.CtrEvaluation;
 import io.jvmps.worker.ctr.DirectLookup;
 import io.jvmps.worker.ctr.EmbeddingLookup;
+import io.jvmps.worker.ctr.TableExport;
 import io.jvmps.worker.ctr.WideDeepModel;
 import io.jvmps.worker.data.EpochBatches;
 import io.jvmps.worker.data.IndexRange;
@@ -109,6 +110,13 @@ class CtrJob {
                         + "on this worker's shard [%d, %d)", evaluation.auc(), evaluation.oracle(),
                 evaluation.oracle() - evaluation.auc(), evaluation.logLoss(),
                 (double) evaluation.correct() / Math.max(1, evaluation.examples()), range.from(), range.to()));
+        if (!props.getOutputDir().isBlank()) {
+            int[] all = java.util.stream.IntStream.range(0, train.size()).toArray();
+            java.nio.file.Path dir = java.nio.file.Path.of(props.getOutputDir(), "worker-" + rank);
+            TableExport.write(dir, sparse, WIDE_TABLE, 1, train.wideIds(all));
+            TableExport.write(dir, sparse, DEEP_TABLE, c.getDim(), train.deepIds(all));
+            log.info("Exported the tables' rows of every training id to {}", dir);
+        }
         return new Outcome(summary, evaluation);
     }
 
