@@ -1,0 +1,190 @@
+package io.jvmps.cluster;
+
+import io.jvmps.common.cluster.NodeInfo;
+import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.cluster.NodeState;
+import io.jvmps.common.codec.TensorChunker;
+import io.jvmps.common.security.ClusterSecret;
+import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.common.sharding.ShardMap;
+import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.common.sparse.UpdateKind;
+import io.jvmps.worker.client.PsClient;
+import io.jvmps.worker.client.ServerConnections;
+import io.jvmps.worker.client.SparseClient;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.springframework.http.codec.json.JacksonJsonDecoder;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.messaging.rsocket.RSocketRequester;
+import org.springframework.messaging.rsocket.RSocketStrategies;
+import org.springframework.util.MimeType;
+import org.springframework.util.MimeTypeUtils;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Sparse tables on 2 real server processes, driven from this JVM with the worker's client: latency of a
+ * pull of 4,096 distinct rows of dim 64 (against a dense pull of the same 1 MiB in the same run), and the
+ * heap a server spends per ADAM row (against the ideal {@code d * 4 * 3} bytes).
+ */
+@Tag("benchmark")
+class SparseBenchmark {
+    private static final Pattern HTTP_PORT = Pattern.compile("Netty started on port (\\d+)");
+    private static final int DIM = 64;
+    private static final int ROWS = 4096;
+    private static final int ROUNDS = 300;
+    private static final int MEMORY_ROWS = 400_000;
+
+    @Test
+    void sparsePullLatencyAndMemoryPerRow() throws Exception {
+        int[] ports = {freePort(), freePort()};
+        try (LocalCluster cluster = new LocalCluster("sparse-benchmark")) {
+            List<NodeProcess> servers = new ArrayList<>();
+            for (int s = 0; s < 2; s++) {
+                servers.add(cluster.startServer(s, 2, 1, "--ps.scheduler.enabled=false", "--ps.server.rank=" + s,
+                        "--spring.rsocket.server.port=" + ports[s], "--ps.optimizer.type=ADAM",
+                        "--ps.optimizer.learning-rate=0.001"));
+            }
+            List<Integer> httpPorts = new ArrayList<>();
+            List<NodeInfo> nodes = new ArrayList<>();
+            for (int s = 0; s < 2; s++) {
+                servers.get(s).awaitLog(Pattern.compile("(?i)Started ServerApplication"), Duration.ofSeconds(90));
+                Matcher http = servers.get(s).awaitLog(HTTP_PORT, Duration.ofSeconds(5));
+                httpPorts.add(Integer.parseInt(http.group(1)));
+                nodes.add(new NodeInfo("bench-" + s, NodeRole.SERVER, s, "127.0.0.1", ports[s], 0, NodeState.ALIVE, 0));
+            }
+            try (ServerConnections connections = new ServerConnections(requesters(cluster.secret()), nodes)) {
+                SparseClient sparse = new SparseClient(connections, 0, Duration.ofMinutes(2), 1 << 20);
+                memory(sparse, servers, httpPorts);
+                latency(connections, sparse);
+            }
+        }
+    }
+
+    private void latency(ServerConnections connections, SparseClient sparse) throws IOException {
+        sparse.declare(new SparseTableSpec("bench64", DIM, 1, 0.01f, "SGD"));
+        int existing = 200_000;
+        for (int from = 0; from < existing; from += ROWS) {
+            long[] ids = new long[ROWS];
+            for (int i = 0; i < ROWS; i++) {
+                ids[i] = from + i;
+            }
+            sparse.push("bench64", DIM, 0, UpdateKind.DELTA, ids, new float[ROWS * DIM]);
+        }
+        SplittableRandom random = new SplittableRandom(3);
+        float[] out = new float[ROWS * DIM];
+        double[] sparseMillis = new double[ROUNDS];
+        for (int round = -20; round < ROUNDS; round++) {
+            long[] ids = random.longs(existing * 4L, 0, existing).distinct().limit(ROWS).toArray();
+            long start = System.nanoTime();
+            sparse.pull("bench64", DIM, ids, out);
+            if (round >= 0) {
+                sparseMillis[round] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        ShardMap map = ShardMap.compute(List.of(new ParamSpec("dense1m", new long[] {ROWS * DIM})), 2);
+        PsClient dense = new PsClient(connections, map, 0, Duration.ofMinutes(2), TensorChunker.DEFAULT_CHUNK_BYTES);
+        dense.init(new INDArray[] {Nd4j.rand(DataType.FLOAT, ROWS * DIM)});
+        INDArray[] into = {Nd4j.create(DataType.FLOAT, ROWS * DIM)};
+        double[] denseMillis = new double[ROUNDS];
+        for (int round = -20; round < ROUNDS; round++) {
+            long start = System.nanoTime();
+            dense.pull(0, into);
+            if (round >= 0) {
+                denseMillis[round] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        double p50 = percentile(sparseMillis, 0.50);
+        double p99 = percentile(sparseMillis, 0.99);
+        double denseP50 = percentile(denseMillis, 0.50);
+        BenchmarkReport.record(String.format(Locale.ROOT, "sparse pull of %d distinct rows x dim %d (1 MiB) from 2 "
+                        + "servers: p50 %.2f ms, p99 %.2f ms; dense pull of the same 1 MiB: p50 %.2f ms, p99 %.2f ms; "
+                        + "sparse/dense p50 ratio %.2f (%d rounds)", ROWS, DIM, p50, p99, denseP50,
+                percentile(denseMillis, 0.99), p50 / denseP50, ROUNDS));
+        assertThat(p50).isPositive();
+    }
+
+    private void memory(SparseClient sparse, List<NodeProcess> servers, List<Integer> httpPorts) throws Exception {
+        sparse.declare(new SparseTableSpec("adam64", DIM, 2, 0.01f, "ADAM"));
+        sparse.push("adam64", DIM, 0, UpdateKind.GRADIENT, new long[] {-1, -2}, new float[2 * DIM]);
+        long before = heapUsed(servers, httpPorts);
+        float[] gradient = new float[ROWS * DIM];
+        Arrays.fill(gradient, 0.01f);
+        for (int from = 0; from < MEMORY_ROWS; from += ROWS) {
+            int count = Math.min(ROWS, MEMORY_ROWS - from);
+            long[] ids = new long[count];
+            for (int i = 0; i < count; i++) {
+                ids[i] = 1_000_000_000L + from + i;
+            }
+            sparse.push("adam64", DIM, 0, UpdateKind.GRADIENT, ids, Arrays.copyOf(gradient, count * DIM));
+        }
+        long after = heapUsed(servers, httpPorts);
+        double perRow = (after - before) / (double) MEMORY_ROWS;
+        double ideal = DIM * 4.0 * 3;
+        BenchmarkReport.record(String.format(Locale.ROOT, "ADAM sparse rows of dim %d: %d rows over 2 servers took "
+                        + "%.1f MB of live primitive arrays (jcmd GC.class_histogram), %.0f bytes per row against the ideal d*4*3 = %.0f (overhead %.1f%%)",
+                DIM, MEMORY_ROWS, (after - before) / 1e6, perRow, ideal, 100 * (perRow / ideal - 1)));
+        assertThat(perRow).isGreaterThan(ideal * 0.9);
+    }
+
+    /**
+     * Bytes of live primitive arrays ({@code float[]}, {@code long[]}, {@code int[]}: row blocks, ids, update
+     * counts and the id index) on all servers, from {@code jcmd GC.class_histogram}, which runs a full GC first.
+     */
+    private static long heapUsed(List<NodeProcess> servers, List<Integer> httpPorts) throws Exception {
+        long total = 0;
+        Pattern line = Pattern.compile("^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+\\[([FJI])\\b.*$", Pattern.MULTILINE);
+        for (NodeProcess server : servers) {
+            Process histogram = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(server.process().pid()), "GC.class_histogram").redirectErrorStream(true).start();
+            String text = new String(histogram.getInputStream().readAllBytes());
+            assertThat(histogram.waitFor()).as("jcmd GC.class_histogram: " + text).isZero();
+            Matcher m = line.matcher(text);
+            int found = 0;
+            while (m.find()) {
+                total += Long.parseLong(m.group(1));
+                found++;
+            }
+            assertThat(found).as("primitive array lines in the histogram").isPositive();
+        }
+        return total;
+    }
+
+    private static RSocketRequester.Builder requesters(String secret) {
+        RSocketStrategies strategies = RSocketStrategies.builder()
+                .encoders(e -> e.add(new JacksonJsonEncoder()))
+                .decoders(d -> d.add(new JacksonJsonDecoder()))
+                .build();
+        return RSocketRequester.builder().rsocketStrategies(strategies)
+                .setupMetadata(secret, MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE))
+                .dataMimeType(MimeTypeUtils.APPLICATION_JSON);
+    }
+
+    private static double percentile(double[] values, double q) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0)) {
+            return probe.getLocalPort();
+        }
+    }
+}
