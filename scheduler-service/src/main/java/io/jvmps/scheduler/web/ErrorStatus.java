@@ -19,6 +19,7 @@ final class ErrorStatus {
             case TIMEOUT -> HttpStatus.GATEWAY_TIMEOUT;
             case INTERNAL -> HttpStatus.INTERNAL_SERVER_ERROR;
             case UNAUTHENTICATED -> HttpStatus.UNAUTHORIZED;
+            case RESOURCE_EXHAUSTED -> HttpStatus.INSUFFICIENT_STORAGE;
         };
     }
 }

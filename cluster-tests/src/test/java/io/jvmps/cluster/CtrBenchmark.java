@@ -1,0 +1,98 @@
+package io.jvmps.cluster;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Wide-and-deep on the synthetic click data, scheduler + 2 servers + 1 worker, SYNC: (1) test AUC against
+ * the generator's oracle AUC; (2) steps per second with an embedding cache of 10% of the vocabulary against
+ * the same job without a cache, in one run, with the cache's hit rate.
+ */
+@Tag("benchmark")
+class CtrBenchmark {
+    private static final Pattern FINISHED = Pattern.compile(
+            "Training finished: (\\d+) steps in ([0-9.]+) s \\(([0-9.]+) samples/s");
+    private static final Pattern AUC = Pattern.compile("CTR test AUC ([0-9.]+) \\(oracle ([0-9.]+)");
+    private static final Pattern HIT = Pattern.compile("Embedding cache (ctr\\.\\w+): hit rate ([0-9.]+)");
+
+    private record Result(long steps, double seconds, double samplesPerSecond, double auc, double oracle,
+                          String hitRates) {
+        double stepsPerSecond() {
+            return steps / seconds;
+        }
+    }
+
+    @Test
+    void aucAgainstTheOracle() throws Exception {
+        String vocabulary = System.getProperty("ctr.vocabulary", "100");
+        String rate = System.getProperty("ctr.rate", "0.4");
+        String epochs = System.getProperty("ctr.epochs", "2");
+        Result r = run("ctr-bench-auc", "ADAGRAD", rate, List.of("--ps.worker.ctr.fields=8",
+                "--ps.worker.ctr.vocabulary=" + vocabulary, "--ps.worker.ctr.crosses=3",
+                "--ps.worker.ctr.train-size=400000", "--ps.worker.ctr.test-size=50000", "--ps.worker.ctr.dim=8",
+                "--ps.worker.batch-size=256", "--ps.worker.epochs=" + epochs));
+        BenchmarkReport.record(String.format(Locale.ROOT, "wide-and-deep, 8 fields x %s values, 3 crosses, 400k "
+                        + "examples, %s epochs, ADAGRAD %s: test AUC %.4f, oracle AUC %.4f, gap %.4f (%d steps, %.1f s)",
+                vocabulary, epochs, rate, r.auc, r.oracle, r.oracle - r.auc, r.steps, r.seconds));
+        assertThat(r.auc).isGreaterThan(0.6);
+    }
+
+    @Test
+    void cacheOfTenPercentAgainstNoCache() throws Exception {
+        List<String> job = List.of("--ps.worker.ctr.fields=8", "--ps.worker.ctr.vocabulary=100000",
+                "--ps.worker.ctr.zipf=1.05", "--ps.worker.ctr.crosses=0", "--ps.worker.ctr.train-size=100000",
+                "--ps.worker.ctr.test-size=10000", "--ps.worker.ctr.dim=32", "--ps.worker.batch-size=256",
+                "--ps.worker.epochs=1");
+        Result direct = run("ctr-bench-direct", "SGD", "0.5", with(job, "--ps.worker.ctr.vocab-cache-size=0"));
+        Result cached = run("ctr-bench-cached", "SGD", "0.5", with(job, "--ps.worker.ctr.vocab-cache-size=80000"));
+        BenchmarkReport.record(String.format(Locale.ROOT, "CTR 8 fields x 100k values (800k rows per table), Zipf "
+                        + "1.05, dim 32, batch 256: no cache %.2f steps/s; vocab_cache_size 80000 (10%%) %.2f steps/s, "
+                        + "ratio %.2f; hit rates %s; AUC %.4f / %.4f (oracle %.4f)", direct.stepsPerSecond(),
+                cached.stepsPerSecond(), cached.stepsPerSecond() / direct.stepsPerSecond(), cached.hitRates,
+                direct.auc, cached.auc, direct.oracle));
+        assertThat(cached.stepsPerSecond()).isPositive();
+    }
+
+    private static List<String> with(List<String> job, String extra) {
+        List<String> all = new ArrayList<>(job);
+        all.add(extra);
+        return all;
+    }
+
+    private static Result run(String name, String optimizer, String rate, List<String> job) throws IOException {
+        try (LocalCluster cluster = new LocalCluster(name)) {
+            cluster.startScheduler(2, 1);
+            for (int s = 0; s < 2; s++) {
+                cluster.startServer(s, 2, 1, "--ps.optimizer.type=" + optimizer, "--ps.optimizer.learning-rate=" + rate,
+                        "--ps.consistency.mode=SYNC");
+            }
+            List<String> args = new ArrayList<>(List.of("--ps.worker.job=CTR", "--ps.worker.log-interval=100",
+                    "--ps.worker.seed=11"));
+            args.addAll(job);
+            NodeProcess worker = cluster.startWorker(0, 2, 1, args.toArray(String[]::new));
+            assertThat(worker.awaitExit(Duration.ofMinutes(30))).as(worker.name() + "\n" + worker.tail()).isZero();
+            String log = worker.logText();
+            Matcher finished = FINISHED.matcher(log);
+            Matcher auc = AUC.matcher(log);
+            assertThat(finished.find() && auc.find()).as("summary lines in " + name).isTrue();
+            StringBuilder hits = new StringBuilder();
+            Matcher hit = HIT.matcher(log);
+            while (hit.find()) {
+                hits.append(hits.isEmpty() ? "" : ", ").append(hit.group(1)).append(' ').append(hit.group(2));
+            }
+            return new Result(Long.parseLong(finished.group(1)), Double.parseDouble(finished.group(2)),
+                    Double.parseDouble(finished.group(3)), Double.parseDouble(auc.group(1)),
+                    Double.parseDouble(auc.group(2)), hits.isEmpty() ? "none" : hits.toString());
+        }
+    }
+}
