@@ -17,14 +17,18 @@ import java.util.regex.Pattern;
  * @param initScale half-width of the uniform initializer, finite and &gt;= 0 (0 = rows start at zero)
  * @param optimizer the servers' optimizer type for this table (SGD, MOMENTUM, ADAGRAD, ADAM, FTRL), or
  *                  {@code null} for the servers' {@code ps.optimizer.type}; hyper-parameters are the servers'
+ * @param initRows  {@code init_in_server} with a vocabulary size: rows {@code 0 .. initRows - 1} are created on
+ *                  their servers when the table is declared (each server creates the ones it owns, at their
+ *                  initial values); 0 or {@code null} = rows are created by the first push that touches them
  */
-public record SparseTableSpec(String name, int dim, long seed, float initScale, String optimizer) {
+public record SparseTableSpec(String name, int dim, long seed, float initScale, String optimizer, Long initRows) {
     /** Largest row width. */
     public static final int MAX_DIM = 4096;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     /** @throws PsException INVALID_ARGUMENT naming the bad field */
     public SparseTableSpec {
+        initRows = initRows == null ? 0L : initRows;
         if (name == null || !NAME.matcher(name).matches()) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table name must be 1..64 characters of "
                     + "[A-Za-z0-9_.-], got " + (name == null ? "none" : "'" + name + "'"));
@@ -37,5 +41,14 @@ public record SparseTableSpec(String name, int dim, long seed, float initScale, 
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table '" + name
                     + "': initScale must be finite and >= 0, got " + initScale);
         }
+        if (initRows < 0 || initRows > Integer.MAX_VALUE) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table '" + name + "': initRows must be 0.."
+                    + Integer.MAX_VALUE + ", got " + initRows);
+        }
+    }
+
+    /** A table whose rows are created lazily, by the first push that touches each. */
+    public SparseTableSpec(String name, int dim, long seed, float initScale, String optimizer) {
+        this(name, dim, seed, initScale, optimizer, 0L);
     }
 }

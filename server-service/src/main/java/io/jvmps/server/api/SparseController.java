@@ -46,7 +46,14 @@ public class SparseController {
     /** Route {@value Routes#SPARSE_DECLARE}: creates the table if absent; idempotent. */
     @MessageMapping(Routes.SPARSE_DECLARE)
     public Mono<SparseTableStatus> declare(SparseTableSpec spec) {
-        return Mono.fromCallable(() -> tables.declare(spec).status());
+        return Mono.fromCallable(() -> {
+            int rank = identity.rank();
+            if (spec.initRows() > 0 && rank < 0) {
+                throw new PsException(ErrorCode.NOT_READY, "this server has no rank yet; sparse table '" + spec.name()
+                        + "' with initial rows can be declared once the scheduler assigned one");
+            }
+            return tables.declare(spec, id -> RowPlacement.serverOf(id, servers) == rank).status();
+        }).subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
     }
 
     /** Route {@value Routes#SPARSE_PULL}: the rows of distinct ids, in the order asked. */

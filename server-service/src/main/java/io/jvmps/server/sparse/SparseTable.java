@@ -73,6 +73,42 @@ public final class SparseTable {
     }
 
     /**
+     * Creates rows {@code 0 .. count - 1} that {@code owned} accepts, at their initial values (a table declared
+     * with {@code initRows}). Memory for all of them is reserved first, so a cap that is too small creates none.
+     *
+     * @throws PsException RESOURCE_EXHAUSTED naming the cap
+     */
+    void createRows(long count, java.util.function.LongPredicate owned) {
+        if (count == 0) {
+            return;
+        }
+        int dim = spec.dim();
+        lock.writeLock().lock();
+        try {
+            int mine = 0;
+            for (long id = 0; id < count; id++) {
+                if (owned.test(id) && !rowOf.containsKey(id)) {
+                    mine++;
+                }
+            }
+            int newBlocks = blocks.blocksFor(mine);
+            if (newBlocks > 0) {
+                budget.reserve(newBlocks * blocks.blockBytes(), "sparse table '" + spec.name() + "' creating its "
+                        + mine + " initial rows on this server");
+            }
+            float[] initial = new float[dim];
+            for (long id = 0; id < count; id++) {
+                if (owned.test(id) && !rowOf.containsKey(id)) {
+                    RowInitializer.fill(spec.seed(), id, spec.initScale(), initial, 0, dim);
+                    rowOf.put(id, blocks.append(id, initial, 0));
+                }
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
      * Applies one push.
      *
      * @param ids    row ids, repeats allowed (their values are summed)

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
+import java.util.function.LongPredicate;
 
 /**
  * The sparse tables of this server, by name. Declaring is idempotent: every worker declares the tables
@@ -42,12 +43,27 @@ public final class SparseTables {
      * @throws PsException INVALID_ARGUMENT for an unknown optimizer or a declaration that conflicts with the existing one
      */
     public SparseTable declare(SparseTableSpec spec) {
+        return declare(spec, id -> true);
+    }
+
+    /**
+     * Creates the table if absent; a new table with {@code initRows} creates the rows {@code owned} accepts.
+     *
+     * @param owned which of the ids {@code 0 .. initRows - 1} this server holds
+     * @return the table (new or existing)
+     * @throws PsException INVALID_ARGUMENT for an unknown optimizer or a conflicting declaration;
+     *                     RESOURCE_EXHAUSTED if the initial rows do not fit the cap (the table is not created)
+     */
+    public SparseTable declare(SparseTableSpec spec, LongPredicate owned) {
         OptimizerType type = typeOf(spec);
-        SparseTable table = tables.computeIfAbsent(spec.name(),
-                name -> new SparseTable(spec, optimizers.apply(type), budget));
+        SparseTable table = tables.computeIfAbsent(spec.name(), name -> {
+            SparseTable created = new SparseTable(spec, optimizers.apply(type), budget);
+            created.createRows(spec.initRows(), owned);
+            return created;
+        });
         SparseTableSpec held = table.spec();
         if (held.dim() != spec.dim() || held.seed() != spec.seed() || held.initScale() != spec.initScale()
-                || typeOf(held) != type) {
+                || typeOf(held) != type || !held.initRows().equals(spec.initRows())) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table '" + spec.name() + "' exists as "
                     + describe(held) + "; this declaration asks for " + describe(spec));
         }
@@ -91,6 +107,6 @@ public final class SparseTables {
 
     private String describe(SparseTableSpec spec) {
         return "dim=" + spec.dim() + ", seed=" + spec.seed() + ", initScale=" + spec.initScale() + ", optimizer="
-                + typeOf(spec);
+                + typeOf(spec) + ", initRows=" + spec.initRows();
     }
 }

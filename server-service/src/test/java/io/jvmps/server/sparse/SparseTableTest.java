@@ -142,4 +142,24 @@ class SparseTableTest {
         assertThatThrownBy(() -> new SparseTableSpec("bad name", 4, 1, 0.1f, null))
                 .hasMessageContaining("[INVALID_ARGUMENT]");
     }
+
+    @Test
+    void initRowsCreatesTheOwnedRowsOfTheVocabularyAtDeclaration() {
+        SparseTables all = tables(1L << 30);
+        SparseTableSpec spec = new SparseTableSpec("vocab", 4, 3, 0.2f, null, 100L);
+        SparseTable table = all.declare(spec, id -> id % 2 == 0);
+        assertThat(table.rows()).isEqualTo(50);
+        SparseTable lazy = tables(1L << 30).declare(new SparseTableSpec("vocab", 4, 3, 0.2f, null));
+        assertThat(pull(table, 2, 3, 99, 100)).containsExactly(pull(lazy, 2, 3, 99, 100));
+        assertThat(all.declare(spec, id -> true)).isSameAs(table);
+        assertThat(table.rows()).isEqualTo(50);
+        assertThatThrownBy(() -> all.declare(new SparseTableSpec("vocab", 4, 3, 0.2f, null, 10L)))
+                .hasMessageContaining("initRows=100");
+
+        SparseTables small = tables(1 << 20);
+        assertThatThrownBy(() -> small.declare(new SparseTableSpec("big", 64, 1, 0.1f, null, 100_000L)))
+                .hasMessageContaining("[RESOURCE_EXHAUSTED]").hasMessageContaining("initial rows");
+        assertThat(small.all()).isEmpty();
+        assertThat(small.budget().used()).isZero();
+    }
 }

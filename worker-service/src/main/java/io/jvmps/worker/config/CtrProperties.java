@@ -59,6 +59,11 @@ public class CtrProperties {
     /** Which cached row to evict. */
     @NotNull
     private EvictionPolicy eviction = EvictionPolicy.LRU;
+    /**
+     * init_in_server: create every row of the deep table's vocabulary (fields x vocabulary) on the servers when
+     * the table is declared, instead of on first use.
+     */
+    private boolean initInServer = false;
     /** Rate of the local SGD on cached rows; 0 = the servers' learning rate. */
     @DecimalMin("0")
     private double cacheLearningRate = 0;
@@ -95,6 +100,8 @@ public class CtrProperties {
     public void setVocabCacheSize(int vocabCacheSize) { this.vocabCacheSize = vocabCacheSize; }
     public EvictionPolicy getEviction() { return eviction; }
     public void setEviction(EvictionPolicy eviction) { this.eviction = eviction; }
+    public boolean isInitInServer() { return initInServer; }
+    public void setInitInServer(boolean initInServer) { this.initInServer = initInServer; }
     public double getCacheLearningRate() { return cacheLearningRate; }
     public void setCacheLearningRate(double cacheLearningRate) { this.cacheLearningRate = cacheLearningRate; }
 }

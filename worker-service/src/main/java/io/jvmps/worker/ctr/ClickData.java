@@ -7,7 +7,8 @@ import java.util.SplittableRandom;
 /**
  * Examples drawn from a {@link ClickDataSpec}: field values, sampled clicks, and the true click
  * probability of each example (the oracle). Feature ids are stable 64-bit values: a field value is
- * {@code (field + 1) << 40 | value}; a crossed pair {@code c} is {@code 1 << 62 | c << 48 | (a * vocabulary + b)}.
+ * {@code field * vocabulary + value} (so the deep table's vocabulary is the ids {@code 0 .. F*V - 1}); a crossed
+ * pair {@code c} is {@code 1 << 62 | c << 48 | (a * vocabulary + b)}.
  * Immutable once generated.
  */
 public final class ClickData {
@@ -41,7 +42,7 @@ public final class ClickData {
             for (int f = 0; f < fields; f++) {
                 int v = zipf.sample(random);
                 values[n * fields + f] = v;
-                logit += spec.weightSigma() * gaussian(spec.seed(), valueId(f, v));
+                logit += spec.weightSigma() * gaussian(spec.seed(), valueId(spec, f, v));
             }
             for (int c = 0; c < spec.crosses(); c++) {
                 long id = crossId(spec, c, values[n * fields + 2 * c], values[n * fields + 2 * c + 1]);
@@ -54,9 +55,9 @@ public final class ClickData {
         return new ClickData(spec, values, labels, truth);
     }
 
-    /** @return the id of a field's value */
-    public static long valueId(int field, int value) {
-        return ((long) (field + 1) << 40) | value;
+    /** @return the id of a field's value: {@code field * vocabulary + value}, so the values are ids 0 .. F*V-1 */
+    public static long valueId(ClickDataSpec spec, int field, int value) {
+        return (long) field * spec.vocabulary() + value;
     }
 
     /** @return the id of crossed pair {@code c} with values {@code a} and {@code b} */
@@ -102,7 +103,7 @@ public final class ClickData {
         long[] ids = new long[examples.length * fields];
         for (int i = 0; i < examples.length; i++) {
             for (int f = 0; f < fields; f++) {
-                ids[i * fields + f] = valueId(f, values[examples[i] * fields + f]);
+                ids[i * fields + f] = valueId(spec, f, values[examples[i] * fields + f]);
             }
         }
         return ids;
@@ -119,7 +120,7 @@ public final class ClickData {
         for (int i = 0; i < examples.length; i++) {
             int base = examples[i] * fields;
             for (int f = 0; f < fields; f++) {
-                ids[i * width + f] = valueId(f, values[base + f]);
+                ids[i * width + f] = valueId(spec, f, values[base + f]);
             }
             for (int c = 0; c < spec.crosses(); c++) {
                 ids[i * width + fields + c] = crossId(spec, c, values[base + 2 * c], values[base + 2 * c + 1]);

@@ -71,7 +71,13 @@ class CtrJob {
         SparseClient sparse = new SparseClient(connections, rank, props.getRequestTimeout(), SPARSE_FRAME_BYTES);
         String optimizer = c.getTableOptimizer().isBlank() ? null : c.getTableOptimizer();
         sparse.declare(new SparseTableSpec(WIDE_TABLE, 1, props.getSeed(), 0f, optimizer));
-        sparse.declare(new SparseTableSpec(DEEP_TABLE, c.getDim(), props.getSeed() + 1, c.getInitScale(), optimizer));
+        long initRows = c.isInitInServer() ? spec.distinctValues() : 0;
+        java.util.List<io.jvmps.common.sparse.SparseTableStatus> declared = sparse.declare(new SparseTableSpec(
+                DEEP_TABLE, c.getDim(), props.getSeed() + 1, c.getInitScale(), optimizer, initRows));
+        log.info(String.format(Locale.ROOT, "Table %s declared: %d rows of dim %d (%.1f MB of values) in the vocabulary; "
+                        + "held now on the servers: %s", DEEP_TABLE, spec.distinctValues(), c.getDim(),
+                spec.distinctValues() * c.getDim() * 4 / 1e6, declared.stream().map(t -> String.format(Locale.ROOT,
+                        "%d rows / %.1f MB", t.rows(), t.bytes() / 1e6)).toList()));
         log.info(String.format(Locale.ROOT, "CTR job: %d fields x %d values (Zipf %.2f), %d crosses, %d train / %d test "
                         + "examples, click rate %.3f, oracle test AUC %.4f; wide-and-deep dim %d, hidden %d-%d, "
                         + "vocab_cache_size %d", spec.fields(), spec.vocabulary(), spec.zipf(), spec.crosses(),
@@ -110,6 +116,11 @@ class CtrJob {
                         + "on this worker's shard [%d, %d)", evaluation.auc(), evaluation.oracle(),
                 evaluation.oracle() - evaluation.auc(), evaluation.logLoss(),
                 (double) evaluation.correct() / Math.max(1, evaluation.examples()), range.from(), range.to()));
+        long peak = java.lang.management.ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == java.lang.management.MemoryType.HEAP)
+                .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+        log.info(String.format(Locale.ROOT, "Worker heap: peak %.1f MB of max %.1f MB", peak / 1e6,
+                Runtime.getRuntime().maxMemory() / 1e6));
         if (!props.getOutputDir().isBlank()) {
             int[] all = java.util.stream.IntStream.range(0, train.size()).toArray();
             java.nio.file.Path dir = java.nio.file.Path.of(props.getOutputDir(), "worker-" + rank);
