@@ -66,7 +66,17 @@ final class LocalCluster implements AutoCloseable {
     }
 
     NodeProcess startWorker(int index, int servers, int workers, String... args) throws IOException {
-        return start("worker-" + index, "worker-service", "-Xmx1g", Map.of("OMP_NUM_THREADS", "1"),
+        return startWorkerWithHeap(index, servers, workers, "-Xmx1g", args);
+    }
+
+    /** Starts a server with another heap than the default 512 MB, e.g. {@code -Xmx2g}. */
+    NodeProcess startServerWithHeap(int index, int servers, int workers, String heap, String... args) throws IOException {
+        return start("server-" + index, "server-service", heap, Map.of(), withCluster(servers, workers, args));
+    }
+
+    /** Starts a worker with another heap than the default 1 GB, e.g. {@code -Xmx512m}. */
+    NodeProcess startWorkerWithHeap(int index, int servers, int workers, String heap, String... args) throws IOException {
+        return start("worker-" + index, "worker-service", heap, Map.of("OMP_NUM_THREADS", "1"),
                 withCluster(servers, workers, args));
     }
 
