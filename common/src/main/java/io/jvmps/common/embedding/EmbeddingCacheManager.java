@@ -20,8 +20,11 @@ import java.util.concurrent.Executor;
  * before its slot is reused, and {@link #flush} writes back every dirty row (call it when training
  * ends; {@link #close} does).
  *
- * <p>Threading: one training thread calls everything; only the store's {@code read} of a prefetch
- * runs on the given executor. Not thread-safe otherwise.
+ * <p>Threading: one training thread calls everything. Every call into the {@link RowStore} runs on the
+ * given executor, chained one after another in the order the training thread issued them, so a read of
+ * a row always follows the write-back of its earlier eviction: write-backs of evicted rows do not hold the
+ * training thread up; a read it needs now (a miss no prefetch covered) waits for the writes before it. A
+ * failed store call fails the next lookup or flush. Not thread-safe otherwise.
  */
 public final class EmbeddingCacheManager implements AutoCloseable {
     private static final long ABSENT = -1;
@@ -40,6 +43,9 @@ public final class EmbeddingCacheManager implements AutoCloseable {
     private int used;
     private long batch;
     private CompletableFuture<Prefetch> prefetch;
+    private CompletableFuture<?> io = CompletableFuture.completedFuture(null);
+    private long positions;
+    private long positionHits;
     private long hits;
     private long misses;
     private long prefetched;
@@ -52,7 +58,7 @@ public final class EmbeddingCacheManager implements AutoCloseable {
      * @param capacity         most rows held ({@code vocab_cache_size}), >= 1
      * @param policy           which row to evict
      * @param store            where rows come from and go back to
-     * @param prefetchExecutor runs prefetch reads off the training thread
+     * @param prefetchExecutor runs the store calls (prefetch and miss reads, write-backs) off the training thread
      */
     public EmbeddingCacheManager(int dim, int capacity, EvictionPolicy policy, RowStore store, Executor prefetchExecutor) {
         if (dim < 1 || capacity < 1) {
@@ -90,6 +96,7 @@ public final class EmbeddingCacheManager implements AutoCloseable {
             throw new IllegalArgumentException("a batch has " + unique.length + " distinct ids but vocab_cache_size is "
                     + capacity + "; raise vocab_cache_size or lower the batch size");
         }
+        failIfStoreFailed();
         Prefetch ready = awaitPrefetch();
         long[] missing = new long[unique.length];
         int missingCount = 0;
@@ -104,6 +111,12 @@ public final class EmbeddingCacheManager implements AutoCloseable {
             }
         }
         misses += missingCount;
+        positions += ids.length;
+        for (long id : ids) {
+            if (slotOf.get(id) != ABSENT) {
+                positionHits++;
+            }
+        }
         if (missingCount > 0) {
             load(Arrays.copyOf(missing, missingCount), ready);
         }
@@ -125,11 +138,38 @@ public final class EmbeddingCacheManager implements AutoCloseable {
             prefetch = null;
             return;
         }
-        prefetch = CompletableFuture.supplyAsync(() -> {
+        prefetch = io.thenApplyAsync(previous -> {
             float[] rows = new float[missing.length * dim];
             store.read(missing, rows);
             return new Prefetch(missing, rows);
         }, prefetchExecutor);
+        io = prefetch;
+    }
+
+    /** Runs a store call after every earlier one, off the training thread. */
+    private void submit(Runnable call) {
+        io = io.thenRunAsync(call, prefetchExecutor);
+    }
+
+    /** Waits until every store call issued so far has run; rethrows the first failure. */
+    private void awaitStore() {
+        try {
+            io.join();
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            throw storeFailure(e);
+        }
+    }
+
+    private void failIfStoreFailed() {
+        if (io.isCompletedExceptionally()) {
+            awaitStore();
+        }
+    }
+
+    private static RuntimeException storeFailure(RuntimeException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        return cause instanceof RuntimeException runtime ? runtime
+                : new IllegalStateException("embedding store call failed: " + cause, cause);
     }
 
     /** Writes back every dirty row; they stay resident and clean. */
@@ -142,6 +182,7 @@ public final class EmbeddingCacheManager implements AutoCloseable {
             }
         }
         if (count == 0) {
+            awaitStore();
             return;
         }
         float[] current = new float[count * dim];
@@ -153,23 +194,23 @@ public final class EmbeddingCacheManager implements AutoCloseable {
             System.arraycopy(values, s * dim, base, s * dim, dim);
             dirty[s] = false;
         }
-        store.writeBack(Arrays.copyOf(ids, count), current, before);
+        long[] written = Arrays.copyOf(ids, count);
+        submit(() -> store.writeBack(written, current, before));
         writeBacks += count;
+        awaitStore();
     }
 
     /** Flushes and drops any pending prefetch. */
     @Override
     public void close() {
-        if (prefetch != null) {
-            prefetch.cancel(false);
-            prefetch = null;
-        }
+        prefetch = null;
         flush();
     }
 
     /** @return the counters so far */
     public CacheStats stats() {
-        return new CacheStats(hits, misses, prefetched, evictions, writeBacks, prefetchWaitNanos);
+        return new CacheStats(hits, misses, prefetched, evictions, writeBacks, prefetchWaitNanos, positions,
+                positionHits);
     }
 
     /** @return rows resident now */
@@ -204,7 +245,9 @@ public final class EmbeddingCacheManager implements AutoCloseable {
         }
         if (reads > 0) {
             float[] read = new float[reads * dim];
-            store.read(Arrays.copyOf(toRead, reads), read);
+            long[] readIds = Arrays.copyOf(toRead, reads);
+            submit(() -> store.read(readIds, read));
+            awaitStore();
             for (int r = 0; r < reads; r++) {
                 System.arraycopy(read, r * dim, rows, readAt[r] * dim, dim);
             }
@@ -320,8 +363,10 @@ public final class EmbeddingCacheManager implements AutoCloseable {
 
         void writeBack() {
             if (count > 0) {
-                store.writeBack(Arrays.copyOf(ids, count), Arrays.copyOf(current, count * dim),
-                        Arrays.copyOf(before, count * dim));
+                long[] written = Arrays.copyOf(ids, count);
+                float[] now = Arrays.copyOf(current, count * dim);
+                float[] then = Arrays.copyOf(before, count * dim);
+                submit(() -> store.writeBack(written, now, then));
                 writeBacks += count;
             }
         }

@@ -30,11 +30,12 @@ class EmbeddingCacheManagerTest {
         assertThat(slice(out, 0)).containsExactly(store.row(5));
         assertThat(slice(out, 2)).containsExactly(store.row(5));
         assertThat(slice(out, 4)).containsExactly(store.row(7));
-        assertThat(cache.stats()).isEqualTo(new CacheStats(0, 3, 0, 0, 0, 0));
+        assertThat(cache.stats()).isEqualTo(new CacheStats(0, 3, 0, 0, 0, 0, 5, 0));
 
         cache.lookup(new long[] {9, 5, 11});
         assertThat(cache.stats().hits()).isEqualTo(2);
         assertThat(cache.stats().misses()).isEqualTo(4);
+        assertThat(cache.stats().positionHitRate()).isEqualTo(2.0 / 8);
         assertThat(store.reads.get(1)).containsExactly(11);
     }
 
@@ -179,5 +180,52 @@ class EmbeddingCacheManagerTest {
 
     private static float[] slice(float[] rows, int position) {
         return java.util.Arrays.copyOfRange(rows, position * DIM, position * DIM + DIM);
+    }
+
+    @Test
+    void aReadAfterAnEvictionSeesTheRowsWriteBackAndStoreFailuresSurface() throws Exception {
+        java.util.Map<Long, float[]> rows = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicBoolean failWrites = new java.util.concurrent.atomic.AtomicBoolean();
+        RowStore slowStore = new RowStore() {
+            @Override
+            public void read(long[] ids, float[] out) {
+                for (int i = 0; i < ids.length; i++) {
+                    System.arraycopy(rows.computeIfAbsent(ids[i], id -> new float[DIM]), 0, out, i * DIM, DIM);
+                }
+            }
+
+            @Override
+            public void writeBack(long[] ids, float[] current, float[] base) {
+                java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L); // a slow network
+                if (failWrites.get()) {
+                    throw new IllegalStateException("server 1 is gone");
+                }
+                for (int i = 0; i < ids.length; i++) {
+                    for (int k = 0; k < DIM; k++) {
+                        rows.get(ids[i])[k] += current[i * DIM + k] - base[i * DIM + k];
+                    }
+                }
+            }
+        };
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            EmbeddingCacheManager cache = new EmbeddingCacheManager(DIM, 1, EvictionPolicy.LRU, slowStore, pool);
+            float[] delta = new float[DIM];
+            java.util.Arrays.fill(delta, 1f);
+            cache.lookup(new long[] {1}).add(0, delta, 0);
+            long start = System.nanoTime();
+            cache.lookup(new long[] {2});                 // evicts dirty row 1: written back in the background
+            assertThat(System.nanoTime() - start).as("the eviction did not wait for the write").isLessThan(40_000_000L);
+            float[] out = new float[DIM];
+            cache.lookup(new long[] {1}).gather(out);     // the read of 1 runs after its write-back
+            assertThat(out).containsOnly(1f);
+
+            failWrites.set(true);
+            cache.lookup(new long[] {1}).add(0, delta, 0);
+            cache.lookup(new long[] {3});                 // the write-back of 1 fails in the background
+            assertThatThrownBy(() -> cache.lookup(new long[] {4})).hasMessageContaining("server 1 is gone");
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

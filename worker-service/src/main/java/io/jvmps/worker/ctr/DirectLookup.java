@@ -49,7 +49,7 @@ public final class DirectLookup implements EmbeddingLookup {
 
     @Override
     public CacheStats stats() {
-        return new CacheStats(0, 0, 0, 0, 0, 0);
+        return CacheStats.NONE;
     }
 
     @Override

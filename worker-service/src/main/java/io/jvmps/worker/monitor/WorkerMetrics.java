@@ -81,6 +81,10 @@ public final class WorkerMetrics implements TrainingMeters {
                 stats, s -> s.hits());
         cacheCounter("ps.worker.embedding.cache.misses", "distinct ids of a batch read from the servers", tags,
                 stats, s -> s.misses());
+        cacheCounter("ps.worker.embedding.cache.lookups", "ids looked up, repeats included", tags, stats,
+                s -> s.positions());
+        cacheCounter("ps.worker.embedding.cache.lookup.hits", "ids looked up whose row was resident", tags, stats,
+                s -> s.positionHits());
         cacheCounter("ps.worker.embedding.cache.evictions", "rows evicted", tags, stats, s -> s.evictions());
         cacheCounter("ps.worker.embedding.cache.writebacks", "changed rows written back to the servers", tags,
                 stats, s -> s.writeBacks());

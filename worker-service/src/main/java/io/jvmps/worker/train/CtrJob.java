@@ -89,7 +89,7 @@ class CtrJob {
         LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
                 props.getLogInterval(), props.getMaxSteps(), props.getStepDelay());
         ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "embedding-prefetch");
+            Thread t = new Thread(r, "embedding-store");
             t.setDaemon(true);
             return t;
         });
@@ -153,9 +153,10 @@ class CtrJob {
             return;
         }
         log.info(String.format(Locale.ROOT, "Embedding cache %s: hit rate %.4f (%d hits, %d misses, %d prefetched), "
-                        + "%d evictions, %d write-backs, prefetch wait %.2f s", table, stats.hitRate(), stats.hits(),
-                stats.misses(), stats.prefetched(), stats.evictions(), stats.writeBacks(),
-                stats.prefetchWaitNanos() / 1e9));
+                        + "%d evictions, %d write-backs, prefetch wait %.2f s; lookup hit rate %.4f (%d of %d lookups)",
+                table, stats.hitRate(), stats.hits(), stats.misses(), stats.prefetched(), stats.evictions(),
+                stats.writeBacks(), stats.prefetchWaitNanos() / 1e9, stats.positionHitRate(), stats.positionHits(),
+                stats.positions()));
     }
 
     /** Makes the step reporter for the loop, around the dense client whose bytes it reports. */
