@@ -23,7 +23,8 @@ class CtrBenchmark {
     private static final Pattern FINISHED = Pattern.compile(
             "Training finished: (\\d+) steps in ([0-9.]+) s \\(([0-9.]+) samples/s");
     private static final Pattern AUC = Pattern.compile("CTR test AUC ([0-9.]+) \\(oracle ([0-9.]+)");
-    private static final Pattern HIT = Pattern.compile("Embedding cache (ctr\\.\\w+): hit rate ([0-9.]+)");
+    private static final Pattern HIT = Pattern.compile(
+            "Embedding cache (ctr\\.\\w+): hit rate ([0-9.]+).*lookup hit rate ([0-9.]+)");
 
     private record Result(long steps, double seconds, double samplesPerSecond, double auc, double oracle,
                           String hitRates) {
@@ -49,18 +50,23 @@ class CtrBenchmark {
 
     @Test
     void cacheOfTenPercentAgainstNoCache() throws Exception {
+        String batch = System.getProperty("ctr.batch", "1024");
         List<String> job = List.of("--ps.worker.ctr.fields=8", "--ps.worker.ctr.vocabulary=100000",
-                "--ps.worker.ctr.zipf=1.05", "--ps.worker.ctr.crosses=0", "--ps.worker.ctr.train-size=100000",
-                "--ps.worker.ctr.test-size=10000", "--ps.worker.ctr.dim=32", "--ps.worker.batch-size=256",
-                "--ps.worker.epochs=1");
+                "--ps.worker.ctr.zipf=1.05", "--ps.worker.ctr.crosses=0", "--ps.worker.ctr.train-size=200000",
+                "--ps.worker.ctr.test-size=10000", "--ps.worker.ctr.dim=64", "--ps.worker.batch-size=" + batch,
+                "--ps.worker.epochs=2");
         Result direct = run("ctr-bench-direct", "SGD", "0.5", with(job, "--ps.worker.ctr.vocab-cache-size=0"));
-        Result cached = run("ctr-bench-cached", "SGD", "0.5", with(job, "--ps.worker.ctr.vocab-cache-size=80000"));
-        BenchmarkReport.record(String.format(Locale.ROOT, "CTR 8 fields x 100k values (800k rows per table), Zipf "
-                        + "1.05, dim 32, batch 256: no cache %.2f steps/s; vocab_cache_size 80000 (10%%) %.2f steps/s, "
-                        + "ratio %.2f; hit rates %s; AUC %.4f / %.4f (oracle %.4f)", direct.stepsPerSecond(),
-                cached.stepsPerSecond(), cached.stepsPerSecond() / direct.stepsPerSecond(), cached.hitRates,
-                direct.auc, cached.auc, direct.oracle));
-        assertThat(cached.stepsPerSecond()).isPositive();
+        for (String eviction : List.of("LRU", "LFU")) {
+            Result cached = run("ctr-bench-cached-" + eviction, "SGD", "0.5", with(with(job,
+                    "--ps.worker.ctr.vocab-cache-size=80000"), "--ps.worker.ctr.eviction=" + eviction));
+            BenchmarkReport.record(String.format(Locale.ROOT, "CTR 8 fields x 100k values (800k rows per table), "
+                            + "Zipf 1.05, dim 64, batch %s, 200k examples x 2 epochs: no cache %.2f steps/s; "
+                            + "vocab_cache_size 80000 (10%%) %s %.2f steps/s, ratio %.2f; hit rates %s; AUC %.4f / %.4f "
+                            + "(oracle %.4f)", batch, direct.stepsPerSecond(), eviction, cached.stepsPerSecond(),
+                    cached.stepsPerSecond() / direct.stepsPerSecond(), cached.hitRates, direct.auc, cached.auc,
+                    direct.oracle));
+            assertThat(cached.stepsPerSecond()).isPositive();
+        }
     }
 
     private static List<String> with(List<String> job, String extra) {
@@ -88,7 +94,8 @@ class CtrBenchmark {
             StringBuilder hits = new StringBuilder();
             Matcher hit = HIT.matcher(log);
             while (hit.find()) {
-                hits.append(hits.isEmpty() ? "" : ", ").append(hit.group(1)).append(' ').append(hit.group(2));
+                hits.append(hits.isEmpty() ? "" : ", ").append(hit.group(1)).append(" distinct ids ").append(hit.group(2))
+                        .append(" lookups ").append(hit.group(3));
             }
             return new Result(Long.parseLong(finished.group(1)), Double.parseDouble(finished.group(2)),
                     Double.parseDouble(finished.group(3)), Double.parseDouble(auc.group(1)),
