@@ -80,6 +80,12 @@ public class WorkerProperties {
     /** Settings of the CTR job. */
     @jakarta.validation.Valid
     private final CtrProperties ctr = new CtrProperties();
+    /**
+     * On shutdown (SIGTERM, context close), how long to wait for the training thread to stop and clean up
+     * (a CTR job writes its embedding cache's changed rows back to the servers) before the JVM goes on.
+     */
+    @NotNull
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
     /** Exit the JVM when training ends (false keeps the app up, for tests and inspection). */
     private boolean exitOnFinish = true;
 
@@ -253,6 +259,14 @@ public class WorkerProperties {
 
     public void setLocalParams(List<String> localParams) {
         this.localParams = localParams;
+    }
+
+    public Duration getShutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
     }
 
     public boolean isExitOnFinish() {

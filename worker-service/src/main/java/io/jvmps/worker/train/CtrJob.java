@@ -97,8 +97,18 @@ class CtrJob {
         try (EmbeddingLookup wide = lookup(sparse, WIDE_TABLE, 1, semantics, prefetch);
              EmbeddingLookup deep = lookup(sparse, DEEP_TABLE, c.getDim(), semantics, prefetch)) {
             state.phase(TrainingState.Phase.TRAINING);
-            summary = new CtrLoop(model, train, wide, deep, dense, settings, rank, workers, reporters.create(dense))
-                    .run();
+            try {
+                summary = new CtrLoop(model, train, wide, deep, dense, settings, rank, workers, reporters.create(dense))
+                        .run();
+            } catch (RuntimeException e) {
+                log.warn("Training stopped ({}); writing the embedding caches' changed rows back before leaving",
+                        e.getMessage());
+                wide.close();
+                deep.close();
+                log.info("Embedding caches written back: {} and {} rows in total", wide.stats().writeBacks(),
+                        deep.stats().writeBacks());
+                throw e;
+            }
             logCache(WIDE_TABLE, wide.stats());
             logCache(DEEP_TABLE, deep.stats());
         } finally {

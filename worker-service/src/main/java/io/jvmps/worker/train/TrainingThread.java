@@ -9,7 +9,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Runs the {@link WorkerJob} on a thread of its own once the application is up, so status and
  * health answer during training; then exits the JVM with the job's code (0 success, 1 failure)
  * unless {@code ps.worker.exit-on-finish=false}. The thread is not a daemon: the JVM cannot end
- * before the job decided the exit code. Closing the context interrupts it.
+ * before the job decided the exit code. Closing the context (SIGTERM) interrupts it and waits up to
+ * {@code ps.worker.shutdown-timeout} for it to end, so the job can clean up while the connections are
+ * still open: a CTR job writes its embedding cache's changed rows back to the servers.
  */
 public class TrainingThread implements DisposableBean {
     private final WorkerJob job;
@@ -39,8 +41,18 @@ public class TrainingThread implements DisposableBean {
     @Override
     public void destroy() {
         Thread t = thread;
-        if (t != null && t != Thread.currentThread()) {
-            t.interrupt();
+        if (t == null || t == Thread.currentThread()) {
+            return;
+        }
+        t.interrupt();
+        try {
+            t.join(props.getShutdownTimeout().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (t.isAlive()) {
+            org.slf4j.LoggerFactory.getLogger(TrainingThread.class).warn("Training did not stop within "
+                    + "ps.worker.shutdown-timeout={}; shutting down without waiting for it", props.getShutdownTimeout());
         }
     }
 }
