@@ -1,5 +1,6 @@
 package io.jvmps.common.embedding;
 
+import io.jvmps.common.sparse.DistinctIds;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.util.Arrays;
@@ -306,16 +307,7 @@ public final class EmbeddingCacheManager implements AutoCloseable {
     }
 
     private static long[] distinct(long[] ids) {
-        Long2LongHashMap seen = new Long2LongHashMap(ids.length * 2, 0.65f, ABSENT);
-        long[] unique = new long[ids.length];
-        int n = 0;
-        for (long id : ids) {
-            if (seen.get(id) == ABSENT) {
-                seen.put(id, n);
-                unique[n++] = id;
-            }
-        }
-        return Arrays.copyOf(unique, n);
+        return DistinctIds.of(ids).ids();
     }
 
     /** Rows read in the background for the next batch, with an id-to-row index. */

@@ -2,6 +2,7 @@ package io.jvmps.server.sparse;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.sparse.DistinctIds;
 import io.jvmps.common.sparse.SparseTableSpec;
 import io.jvmps.common.sparse.SparseTableStatus;
 import io.jvmps.common.sparse.UpdateKind;
@@ -126,23 +127,24 @@ public final class SparseTable {
                         + values[i] + " for id " + ids[i / dim] + " element " + (i % dim));
             }
         }
-        RowSums sums = RowSums.of(ids, values, dim);
+        DistinctIds distinct = DistinctIds.of(ids);
+        float[] sums = distinct.sum(values, dim);
         lock.writeLock().lock();
         try {
-            reserveFor(sums);
+            reserveFor(distinct.ids());
             float[] initial = new float[dim];
-            for (int i = 0; i < sums.count(); i++) {
-                long id = sums.id(i);
+            for (int i = 0; i < distinct.ids().length; i++) {
+                long id = distinct.ids()[i];
                 long row = rowOf.get(id);
                 if (row == ABSENT) {
                     RowInitializer.fill(spec.seed(), id, spec.initScale(), initial, 0, dim);
                     row = blocks.append(id, initial, 0);
                     rowOf.put(id, row);
                 }
-                apply((int) row, sums.values(), i * dim, kind);
+                apply((int) row, sums, i * dim, kind);
             }
             updates++;
-            return sums.count();
+            return distinct.ids().length;
         } finally {
             lock.writeLock().unlock();
         }
@@ -161,10 +163,10 @@ public final class SparseTable {
         }
     }
 
-    private void reserveFor(RowSums sums) {
+    private void reserveFor(long[] distinctIds) {
         int fresh = 0;
-        for (int i = 0; i < sums.count(); i++) {
-            if (!rowOf.containsKey(sums.id(i))) {
+        for (long id : distinctIds) {
+            if (!rowOf.containsKey(id)) {
                 fresh++;
             }
         }

@@ -1,6 +1,7 @@
 package io.jvmps.worker.ctr;
 
 import io.jvmps.common.embedding.CacheStats;
+import io.jvmps.common.sparse.DistinctIds;
 import io.jvmps.common.sparse.UpdateKind;
 import io.jvmps.worker.client.SparseClient;
 
