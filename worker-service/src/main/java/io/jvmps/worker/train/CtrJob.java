@@ -105,8 +105,9 @@ class CtrJob {
                         e.getMessage());
                 wide.close();
                 deep.close();
-                log.info("Embedding caches written back: {} and {} rows in total", wide.stats().writeBacks(),
-                        deep.stats().writeBacks());
+                logCache(WIDE_TABLE, wide.stats());
+                logCache(DEEP_TABLE, deep.stats());
+                log.info("Embedding caches written back after the stop");
                 throw e;
             }
             logCache(WIDE_TABLE, wide.stats());
