@@ -92,7 +92,8 @@ public final class EmbeddingCacheManager implements AutoCloseable {
      */
     public Batch lookup(long[] ids) {
         batch++;
-        long[] unique = distinct(ids);
+        DistinctIds distinct = DistinctIds.of(ids);
+        long[] unique = distinct.ids();
         if (unique.length > capacity) {
             throw new IllegalArgumentException("a batch has " + unique.length + " distinct ids but vocab_cache_size is "
                     + capacity + "; raise vocab_cache_size or lower the batch size");
@@ -101,29 +102,35 @@ public final class EmbeddingCacheManager implements AutoCloseable {
         Prefetch ready = awaitPrefetch();
         long[] missing = new long[unique.length];
         int missingCount = 0;
-        for (long id : unique) {
-            long slot = slotOf.get(id);
+        boolean[] hit = new boolean[unique.length];
+        for (int u = 0; u < unique.length; u++) {
+            long slot = slotOf.get(unique[u]);
             if (slot != ABSENT) {
                 hits++;
+                hit[u] = true;
                 pinnedIn[(int) slot] = batch;
                 order.touch((int) slot);
             } else {
-                missing[missingCount++] = id;
+                missing[missingCount++] = unique[u];
             }
         }
         misses += missingCount;
         positions += ids.length;
-        for (long id : ids) {
-            if (slotOf.get(id) != ABSENT) {
+        for (int u : distinct.indexOf()) {
+            if (hit[u]) {
                 positionHits++;
             }
         }
         if (missingCount > 0) {
             load(Arrays.copyOf(missing, missingCount), ready);
         }
+        int[] slotOfUnique = new int[unique.length];
+        for (int u = 0; u < unique.length; u++) {
+            slotOfUnique[u] = (int) slotOf.get(unique[u]);
+        }
         int[] slots = new int[ids.length];
         for (int i = 0; i < ids.length; i++) {
-            slots[i] = (int) slotOf.get(ids[i]);
+            slots[i] = slotOfUnique[distinct.indexOf()[i]];
         }
         return new Batch(slots);
     }
@@ -175,11 +182,11 @@ public final class EmbeddingCacheManager implements AutoCloseable {
 
     /** Writes back every dirty row; they stay resident and clean. */
     public void flush() {
-        long[] ids = new long[used];
+        int[] dirtySlots = new int[used];
         int count = 0;
         for (int s = 0; s < used; s++) {
             if (dirty[s]) {
-                ids[count++] = slotIds[s];
+                dirtySlots[count++] = s;
             }
         }
         if (count == 0) {
@@ -188,14 +195,15 @@ public final class EmbeddingCacheManager implements AutoCloseable {
         }
         float[] current = new float[count * dim];
         float[] before = new float[count * dim];
+        long[] written = new long[count];
         for (int i = 0; i < count; i++) {
-            int s = (int) slotOf.get(ids[i]);
+            int s = dirtySlots[i];
+            written[i] = slotIds[s];
             System.arraycopy(values, s * dim, current, i * dim, dim);
             System.arraycopy(base, s * dim, before, i * dim, dim);
             System.arraycopy(values, s * dim, base, s * dim, dim);
             dirty[s] = false;
         }
-        long[] written = Arrays.copyOf(ids, count);
         submit(() -> store.writeBack(written, current, before));
         writeBacks += count;
         awaitStore();

@@ -186,12 +186,14 @@ public final class SparseTable {
     }
 
     private void requireDistinct(long[] ids) {
-        Long2LongHashMap seen = new Long2LongHashMap(ids.length * 2, 0.65f, ABSENT);
-        for (long id : ids) {
-            if (seen.put(id, 1) != ABSENT) {
+        int[] indexOf = DistinctIds.of(ids).indexOf();
+        int seen = 0;
+        for (int i = 0; i < ids.length; i++) {
+            if (indexOf[i] < seen) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse pull from '" + spec.name()
-                        + "' names id " + id + " twice; ask for each row once");
+                        + "' names id " + ids[i] + " twice; ask for each row once");
             }
+            seen++;
         }
     }
 

@@ -5,6 +5,7 @@ import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.sharding.SliceKey;
 import io.jvmps.server.monitor.ServerStatus;
 import io.jvmps.server.support.ServerSpringTest;
+import io.jvmps.server.support.TestRequesters;
 import io.jvmps.server.support.TestTensors;
 import io.jvmps.server.support.TestTensors.Pulled;
 import io.jvmps.server.support.TestTensors.Tensor;
@@ -45,8 +46,7 @@ class DenseRoutesTest {
 
     @BeforeEach
     void connect() {
-        requester = builder.setupMetadata("test-cluster-secret-0123456789", org.springframework.util.MimeType.valueOf(io.jvmps.common.security.ClusterSecret.SETUP_MIME_TYPE))
-                .dataMimeType(MimeTypeUtils.APPLICATION_JSON).tcp("localhost", port);
+        requester = TestRequesters.connect(builder, port);
     }
 
     @AfterEach

@@ -2,7 +2,6 @@ package io.jvmps.server.api;
 
 import io.jvmps.common.protocol.PushAck;
 import io.jvmps.common.protocol.Routes;
-import io.jvmps.common.security.ClusterSecret;
 import io.jvmps.common.sparse.SparseCodec;
 import io.jvmps.common.sparse.SparsePull;
 import io.jvmps.common.sparse.SparsePush;
@@ -11,6 +10,7 @@ import io.jvmps.common.sparse.SparseTableStatus;
 import io.jvmps.common.sparse.UpdateKind;
 import io.jvmps.server.monitor.ServerStatus;
 import io.jvmps.server.support.ServerSpringTest;
+import io.jvmps.server.support.TestRequesters;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -25,8 +25,6 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.messaging.rsocket.RSocketRequester;
-import org.springframework.util.MimeType;
-import org.springframework.util.MimeTypeUtils;
 
 import java.time.Duration;
 
@@ -51,8 +49,7 @@ class SparseRoutesTest {
 
     @BeforeEach
     void connect() {
-        requester = builder.setupMetadata("test-cluster-secret-0123456789", MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE))
-                .dataMimeType(MimeTypeUtils.APPLICATION_JSON).tcp("localhost", port);
+        requester = TestRequesters.connect(builder, port);
     }
 
     @AfterEach

@@ -1,5 +1,6 @@
 package io.jvmps.server.api;
 
+import io.jvmps.server.support.TestRequesters;
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.PushAck;
 import io.jvmps.common.protocol.Routes;
@@ -19,7 +20,6 @@ import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTest
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.messaging.rsocket.RSocketRequester;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import org.springframework.util.MimeTypeUtils;
 import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
 
@@ -57,8 +57,7 @@ class SspRoutesTest {
 
     @BeforeEach
     void connect() {
-        requester = builder.setupMetadata("test-cluster-secret-0123456789", org.springframework.util.MimeType.valueOf(io.jvmps.common.security.ClusterSecret.SETUP_MIME_TYPE))
-                .dataMimeType(MimeTypeUtils.APPLICATION_JSON).tcp("localhost", port);
+        requester = TestRequesters.connect(builder, port);
     }
 
     @AfterEach

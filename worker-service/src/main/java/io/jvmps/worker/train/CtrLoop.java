@@ -4,7 +4,6 @@ import io.jvmps.worker.client.PsClient;
 import io.jvmps.worker.ctr.ClickData;
 import io.jvmps.worker.ctr.EmbeddingLookup;
 import io.jvmps.worker.ctr.WideDeepModel;
-import io.jvmps.worker.data.EpochBatches;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -50,37 +49,38 @@ public class CtrLoop implements TrainingLoop {
         double loss = Double.NaN;
         INDArray[] params = model.emptyParams();
         PhaseTimes times = reporter.phaseTimes();
-        outer:
-        for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
-            EpochBatches batches = Steps.batches(train.size(), workers, rank, settings, epoch);
-            for (int step = 0; step < batches.stepsPerEpoch(); step++) {
-                if (global >= total) {
-                    break outer;
-                }
-                times.lap();
-                dense.pull(global, params);
-                model.setParams(params);
-                int[] examples = batches.batchIndices(step);
-                float[] wideRows = wide.lookup(train.wideIds(examples));
-                float[] deepRows = deep.lookup(train.deepIds(examples));
-                if (step + 1 < batches.stepsPerEpoch() && global + 1 < total) {
-                    int[] next = batches.batchIndices(step + 1);
-                    wide.prefetch(train.wideIds(next));
-                    deep.prefetch(train.deepIds(next));
-                }
-                times.pullDone();
-                WideDeepModel.Step result = model.step(wideRows, deepRows, labels(examples));
-                Steps.delay(settings);
-                times.computeDone();
-                wide.update(global, result.wideGrad());
-                deep.update(global, result.deepGrad());
-                dense.push(global, result.dense());
-                times.pushDone();
-                global++;
-                loss = result.loss();
-                samples += examples.length;
-                reporter.stepDone(epoch, step, global, total, loss, examples.length);
+        int[] nextExamples = null;      // the next step's examples, when this epoch has one
+        long[] nextWideIds = null;
+        long[] nextDeepIds = null;
+        for (ScheduledStep scheduled : Steps.schedule(train.size(), workers, rank, settings)) {
+            int epoch = scheduled.epoch();
+            int step = scheduled.step();
+            times.lap();
+            dense.pull(global, params);
+            model.setParams(params);
+            int[] examples = scheduled.examples();
+            boolean prefetched = nextExamples != null; // the previous step computed this step's ids for its prefetch
+            float[] wideRows = wide.lookup(prefetched ? nextWideIds : train.wideIds(examples));
+            float[] deepRows = deep.lookup(prefetched ? nextDeepIds : train.deepIds(examples));
+            nextExamples = scheduled.nextExamplesInEpoch();
+            if (nextExamples != null) {
+                nextWideIds = train.wideIds(nextExamples);
+                nextDeepIds = train.deepIds(nextExamples);
+                wide.prefetch(nextWideIds);
+                deep.prefetch(nextDeepIds);
             }
+            times.pullDone();
+            WideDeepModel.Step result = model.step(wideRows, deepRows, labels(examples));
+            Steps.delay(settings);
+            times.computeDone();
+            wide.update(global, result.wideGrad());
+            deep.update(global, result.deepGrad());
+            dense.push(global, result.dense());
+            times.pushDone();
+            global++;
+            loss = result.loss();
+            samples += examples.length;
+            reporter.stepDone(epoch, step, global, total, loss, examples.length);
         }
         wide.flush();
         deep.flush();

@@ -1,7 +1,6 @@
 package io.jvmps.worker.train;
 
 import io.jvmps.worker.client.PsClient;
-import io.jvmps.worker.data.EpochBatches;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.model.StepResult;
 import io.jvmps.worker.model.TrainableModel;
@@ -65,37 +64,32 @@ public class GeoLoop implements TrainingLoop {
         shared.pullIntoModel(client, 0);
         INDArray[] local = copy(shared.values());
         times.pullDone();
-        outer:
-        for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
-            EpochBatches batches = Steps.batches(train.size(), workers, rank, settings, epoch);
-            for (int step = 0; step < batches.stepsPerEpoch(); step++) {
-                if (global >= total) {
-                    break outer;
-                }
-                times.lap();
-                LabeledData batch = train.gather(batches.batchIndices(step));
-                StepResult result = model.gradients(batch.features(), batch.labels());
-                INDArray[] grads = shared.gradients(result);
-                for (int p = 0; p < local.length; p++) {
-                    local[p].subi(grads[p].reshape(local[p].shape()).mul(learningRate));
-                }
-                writeIntoModel(local);
-                Steps.delay(settings);
-                times.computeDone();
-                global++;
-                loss = result.loss();
-                samples += batch.size();
-                if (global % interval == 0 || global == total) {
-                    client.push(round, deltas(local));
-                    round++;
-                    times.pushDone();
-                    long waitFor = global == total ? (long) workers * rounds() : 0;
-                    shared.pullIntoModel(client, waitFor);
-                    local = copy(shared.values());
-                    times.pullDone();
-                }
-                reporter.stepDone(epoch, step, global, total, loss, batch.size());
+        for (ScheduledStep scheduled : Steps.schedule(train.size(), workers, rank, settings)) {
+            int epoch = scheduled.epoch();
+            int step = scheduled.step();
+            times.lap();
+            LabeledData batch = train.gather(scheduled.examples());
+            StepResult result = model.gradients(batch.features(), batch.labels());
+            INDArray[] grads = shared.gradients(result);
+            for (int p = 0; p < local.length; p++) {
+                local[p].subi(grads[p].reshape(local[p].shape()).mul(learningRate));
             }
+            writeIntoModel(local);
+            Steps.delay(settings);
+            times.computeDone();
+            global++;
+            loss = result.loss();
+            samples += batch.size();
+            if (global % interval == 0 || global == total) {
+                client.push(round, deltas(local));
+                round++;
+                times.pushDone();
+                long waitFor = global == total ? (long) workers * rounds() : 0;
+                shared.pullIntoModel(client, waitFor);
+                local = copy(shared.values());
+                times.pullDone();
+            }
+            reporter.stepDone(epoch, step, global, total, loss, batch.size());
         }
         return times.summary(global, loss, samples);
     }

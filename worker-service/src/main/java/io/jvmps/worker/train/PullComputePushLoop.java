@@ -52,28 +52,23 @@ public class PullComputePushLoop implements TrainingLoop {
         long samples = 0;
         double loss = Double.NaN;
         PhaseTimes times = reporter.phaseTimes();
-        outer:
-        for (int epoch = 1; epoch <= settings.epochs(); epoch++) {
-            EpochBatches batches = Steps.batches(train.size(), workers, rank, settings, epoch);
-            for (int step = 0; step < batches.stepsPerEpoch(); step++) {
-                if (global >= total) {
-                    break outer;
-                }
-                times.lap();
-                params.pullIntoModel(client, global);
-                times.pullDone();
-                LabeledData batch = train.gather(batches.batchIndices(step));
-                StepResult result = model.gradients(batch.features(), batch.labels());
-                Steps.delay(settings);
-                times.computeDone();
-                client.push(global, params.gradients(result));
-                times.pushDone();
-                localSync.afterStep(global, result);
-                global++;
-                loss = result.loss();
-                samples += batch.size();
-                reporter.stepDone(epoch, step, global, total, loss, batch.size());
-            }
+        for (ScheduledStep scheduled : Steps.schedule(train.size(), workers, rank, settings)) {
+            int epoch = scheduled.epoch();
+            int step = scheduled.step();
+            times.lap();
+            params.pullIntoModel(client, global);
+            times.pullDone();
+            LabeledData batch = train.gather(scheduled.examples());
+            StepResult result = model.gradients(batch.features(), batch.labels());
+            Steps.delay(settings);
+            times.computeDone();
+            client.push(global, params.gradients(result));
+            times.pushDone();
+            localSync.afterStep(global, result);
+            global++;
+            loss = result.loss();
+            samples += batch.size();
+            reporter.stepDone(epoch, step, global, total, loss, batch.size());
         }
         params.pullIntoModel(client, global);
         return times.summary(global, loss, samples);

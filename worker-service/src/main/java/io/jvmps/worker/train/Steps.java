@@ -13,6 +13,45 @@ final class Steps {
         return new EpochBatches(samples, workers, rank, settings.batchSize(), settings.seed(), epoch);
     }
 
+    /**
+     * The job's steps in order, epoch by epoch, stopping after {@link #total} steps.
+     *
+     * @return a one-pass iterable of the steps
+     */
+    static Iterable<ScheduledStep> schedule(int samples, int workers, int rank, LoopSettings settings) {
+        long total = total(samples, workers, rank, settings);
+        return () -> new java.util.Iterator<>() {
+            private int epoch = 1;
+            private int step;
+            private long index;
+            private EpochBatches batches = batches(samples, workers, rank, settings, 1);
+
+            @Override
+            public boolean hasNext() {
+                if (index >= total) {
+                    return false;
+                }
+                while (step >= batches.stepsPerEpoch()) {
+                    if (epoch >= settings.epochs()) {
+                        return false;
+                    }
+                    epoch++;
+                    step = 0;
+                    batches = batches(samples, workers, rank, settings, epoch);
+                }
+                return true;
+            }
+
+            @Override
+            public ScheduledStep next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException("the schedule has " + total + " steps");
+                }
+                return new ScheduledStep(epoch, step++, index++, total, batches);
+            }
+        };
+    }
+
     /** @return steps per epoch times epochs, capped by {@code maxSteps} when set */
     static long total(int samples, int workers, int rank, LoopSettings settings) {
         long total = (long) batches(samples, workers, rank, settings, 1).stepsPerEpoch() * settings.epochs();
