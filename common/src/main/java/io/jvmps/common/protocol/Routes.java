@@ -10,6 +10,11 @@ package io.jvmps.common.protocol;
  * frames out); {@link #SERVER_STATUS} is request-response with JSON. Immutable constants.
  */
 public final class Routes {
+    /**
+     * Declares the dense model (JSON {@link DenseDeclaration} in, JSON {@link DenseDeclared} out),
+     * request-response; a server restoring a checkpoint creates its slices from it here.
+     */
+    public static final String DENSE_DECLARE = "ps.v1.dense.declare";
     /** Seeds dense slices with initial values; the first initialisation of a slice wins. */
     public static final String DENSE_INIT = "ps.v1.dense.init";
     /** Pushes gradients for dense slices at one step. */

@@ -7,6 +7,8 @@ import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.consistency.ConsistencyPolicy;
 import io.jvmps.server.consistency.ConsistencySettings;
 import io.jvmps.server.consistency.PolicyContext;
+import io.jvmps.server.consistency.SliceUpdateListener;
+import io.jvmps.server.checkpoint.Checkpointer;
 import io.jvmps.server.consistency.PolicyFactory;
 import io.jvmps.server.monitor.ConsistencyMeters;
 import io.jvmps.server.monitor.ServerMetrics;
@@ -65,9 +67,11 @@ public class ServerConfiguration {
 
     @Bean
     ConsistencyPolicy consistencyPolicy(ConsistencySettings consistency, DenseStore store, Optimizer optimizer,
-                                        ClusterProperties cluster, PsServerProperties server) {
+                                        ClusterProperties cluster, PsServerProperties server,
+                                        java.util.Optional<Checkpointer> checkpointer) {
+        SliceUpdateListener listener = checkpointer.<SliceUpdateListener>map(c -> c).orElse(SliceUpdateListener.NONE);
         ConsistencyPolicy policy = PolicyFactory.create(consistency.mode(), new PolicyContext(store, optimizer,
-                cluster.workerNum(), server.pullTimeout(), consistency.staleness()));
+                cluster.workerNum(), server.pullTimeout(), consistency.staleness(), listener));
         log.info("Parameter server: consistency {} over {} worker(s), optimizer {}, pull timeout {}",
                 consistency.describe(), cluster.workerNum(), optimizer.describe(), server.pullTimeout());
         return policy;

@@ -14,10 +14,17 @@ import java.time.Duration;
  * @param pullTimeout deadline of a pull waiting for its slices ({@code ps.server.pull-timeout})
  * @param staleness   SSP bound s: how many steps a worker may be ahead of the slowest
  *                    ({@code ps.consistency.staleness}); ignored by the other modes
+ * @param listener    told of every optimizer update (checkpoints); {@link SliceUpdateListener#NONE} if nobody
  */
-public record PolicyContext(DenseStore store, Optimizer optimizer, int workers, Duration pullTimeout, int staleness) {
+public record PolicyContext(DenseStore store, Optimizer optimizer, int workers, Duration pullTimeout, int staleness,
+                            SliceUpdateListener listener) {
 
-    /** A context without a staleness bound (SYNC, ASYNC, GEO). */
+    /** A context without a listener. */
+    public PolicyContext(DenseStore store, Optimizer optimizer, int workers, Duration pullTimeout, int staleness) {
+        this(store, optimizer, workers, pullTimeout, staleness, SliceUpdateListener.NONE);
+    }
+
+    /** A context without a staleness bound (SYNC, ASYNC, GEO) or listener. */
     public PolicyContext(DenseStore store, Optimizer optimizer, int workers, Duration pullTimeout) {
         this(store, optimizer, workers, pullTimeout, 0);
     }

@@ -11,8 +11,11 @@ final class SliceUpdater {
     private final Optimizer optimizer;
     private final LongAdder applied = new LongAdder();
 
-    SliceUpdater(Optimizer optimizer) {
+    private final SliceUpdateListener listener;
+
+    SliceUpdater(Optimizer optimizer, SliceUpdateListener listener) {
         this.optimizer = optimizer;
+        this.listener = listener;
     }
 
     /** The caller holds the slice's lock; waiters wake when it releases it. */
@@ -20,6 +23,7 @@ final class SliceUpdater {
         optimizer.apply(slice.values(), gradient, slice.optimizerState(optimizer::newState), slice.version() + 1);
         slice.advanceVersion();
         applied.increment();
+        listener.updated(slice);
     }
 
     long applied() {

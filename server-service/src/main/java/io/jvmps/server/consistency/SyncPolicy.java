@@ -31,7 +31,7 @@ public final class SyncPolicy implements ConsistencyPolicy {
     /** @param context store, optimizer, worker count and pull deadline */
     public SyncPolicy(PolicyContext context) {
         this.workers = context.workers();
-        this.updater = new SliceUpdater(context.optimizer());
+        this.updater = new SliceUpdater(context.optimizer(), context.listener());
         this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
     }
 

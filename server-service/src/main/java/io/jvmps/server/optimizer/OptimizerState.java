@@ -41,6 +41,14 @@ public final class OptimizerState {
         return new OptimizerState(slots);
     }
 
+    /**
+     * @param slots the slots (taken, not copied), e.g. restored from a checkpoint
+     * @return state holding them
+     */
+    public static OptimizerState of(INDArray... slots) {
+        return slots.length == 0 ? NONE : new OptimizerState(slots.clone());
+    }
+
     /** @return slot {@code i} */
     public INDArray slot(int i) {
         return slots[i];

@@ -34,9 +34,15 @@ public final class DenseSlice {
     }
 
     DenseSlice(long key, INDArray values) {
+        this(key, values, null, 0);
+    }
+
+    DenseSlice(long key, INDArray values, OptimizerState state, long version) {
         this.key = key;
         this.values = values;
         this.length = (int) values.length();
+        this.optimizerState = state;
+        this.version = version;
     }
 
     /** @return the slice key */

@@ -3,6 +3,7 @@ package io.jvmps.server.store;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.SliceKey;
+import io.jvmps.server.optimizer.OptimizerState;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import reactor.core.publisher.Mono;
 
@@ -46,6 +47,28 @@ public final class DenseStore {
             }
             fresh.forEach((key, array) -> slot(key).complete(new DenseSlice(key, array)));
             return fresh.size();
+        }
+    }
+
+    /**
+     * Creates a slice from restored values, optimizer state and version (a checkpoint), unless it
+     * already exists.
+     *
+     * @return true when it was created, false when the slice existed (it is left unchanged)
+     * @throws PsException {@link ErrorCode#SHAPE_MISMATCH} if an existing slice has another length
+     */
+    public boolean restore(long key, INDArray values, OptimizerState state, long version) {
+        synchronized (initLock) {
+            DenseSlice existing = get(key);
+            if (existing != null) {
+                if (existing.length() != values.length()) {
+                    throw new PsException(ErrorCode.SHAPE_MISMATCH, "slice " + SliceKey.describe(key) + " already holds "
+                            + existing.length() + " elements; the checkpoint has " + values.length());
+                }
+                return false;
+            }
+            slot(key).complete(new DenseSlice(key, values, state, version));
+            return true;
         }
     }
 

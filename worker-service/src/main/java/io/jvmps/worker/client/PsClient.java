@@ -11,6 +11,8 @@ import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.PushAck;
 import io.jvmps.common.protocol.Routes;
+import io.jvmps.common.protocol.DenseDeclaration;
+import io.jvmps.common.protocol.DenseDeclared;
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.common.sharding.Slice;
@@ -80,6 +82,33 @@ public class PsClient {
     /** @return float32 bytes pulled since start */
     public long bytesPulled() {
         return bytesPulled.get();
+    }
+
+    /**
+     * Declares the dense model to every server, before {@link #init}. Servers that restored a
+     * checkpoint create their slices from it and answer its step.
+     *
+     * @return the step every server's slices are at: 0 for a fresh job, else the restored checkpoint's
+     * @throws PsException INVALID_ARGUMENT when the servers answer different steps (naming them), or a
+     *                     server's own error (e.g. the checkpoint holds another model)
+     */
+    public long declare() {
+        DenseDeclaration declaration = new DenseDeclaration(shardMap.params());
+        List<DenseDeclared> answers = Flux.range(0, shardMap.servers())
+                .flatMapSequential(server -> connections.requester(server).route(Routes.DENSE_DECLARE)
+                        .data(declaration).retrieveMono(DenseDeclared.class)
+                        .timeout(timeout)
+                        .onErrorMap(e -> connections.translate(server, Routes.DENSE_DECLARE, e, timeout)))
+                .collectList()
+                .block(timeout.plusSeconds(5));
+        long step = answers.get(0).step();
+        for (DenseDeclared d : answers) {
+            if (d.step() != step) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers restored different steps: " + answers
+                        + "; every server must read the same ps.checkpoint.dir");
+            }
+        }
+        return step;
     }
 
     /** Seeds every slice on the servers with initial values (first initialisation wins). */

@@ -38,7 +38,16 @@ class ParameterInitializer {
         this.clock = clock;
     }
 
-    void initialize(int rank) {
+    /**
+     * Declares the model, then seeds or awaits the initial values.
+     *
+     * @return the step the servers' parameters are at (non-zero when they restored a checkpoint)
+     */
+    long initialize(int rank) {
+        long step = client.declare();
+        if (step > 0) {
+            log.info("The servers restored a checkpoint at step {}: resuming the schedule there", step);
+        }
         List<ParamSpec> specs = client.shardMap().params();
         Map<String, INDArray> initial = model.initialParams(props.getSeed());
         for (ParamSpec local : model.localParams()) {
@@ -46,6 +55,7 @@ class ParameterInitializer {
         }
         INDArray[] values = specs.stream().map(p -> initial.get(p.name())).toArray(INDArray[]::new);
         seedOrAwait(client, values, rank, props.getServerWaitTimeout(), clock);
+        return step;
     }
 
     /**

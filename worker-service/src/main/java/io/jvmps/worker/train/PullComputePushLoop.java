@@ -48,7 +48,7 @@ public class PullComputePushLoop implements TrainingLoop {
     @Override
     public TrainingSummary run() {
         long total = totalSteps();
-        long global = 0;
+        long global = settings.startStep();
         long samples = 0;
         double loss = Double.NaN;
         PhaseTimes times = reporter.phaseTimes();

@@ -14,13 +14,14 @@ final class Steps {
     }
 
     /**
-     * The job's steps in order, epoch by epoch, stopping after {@link #total} steps.
+     * The job's steps in order, epoch by epoch, stopping after {@link #total} steps, without the first
+     * {@link LoopSettings#startStep()} (done before a restore).
      *
      * @return a one-pass iterable of the steps
      */
     static Iterable<ScheduledStep> schedule(int samples, int workers, int rank, LoopSettings settings) {
         long total = total(samples, workers, rank, settings);
-        return () -> new java.util.Iterator<>() {
+        return () -> new java.util.Iterator<ScheduledStep>() {
             private int epoch = 1;
             private int step;
             private long index;
@@ -49,7 +50,14 @@ final class Steps {
                 }
                 return new ScheduledStep(epoch, step++, index++, total, batches);
             }
-        };
+
+            private java.util.Iterator<ScheduledStep> skipDone() {
+                for (long i = 0; i < settings.startStep() && hasNext(); i++) {
+                    next();
+                }
+                return this;
+            }
+        }.skipDone();
     }
 
     /** @return steps per epoch times epochs, capped by {@code maxSteps} when set */

@@ -106,9 +106,13 @@ public class WorkerJob {
                         io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
                 state.phase(TrainingState.Phase.INITIALIZING);
                 TrainingSummary summary;
-                new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
+                long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
+                if (restored > 0 && semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
+                    throw new PsException(ErrorCode.INVALID_ARGUMENT, "the servers restored a checkpoint at step "
+                            + restored + ", but resuming is supported in SYNC, ASYNC and SSP modes, not GEO");
+                }
                 LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
-                        props.getLogInterval(), props.getMaxSteps(), props.getStepDelay());
+                        props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), restored);
                 StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
                         props.getLogInterval(), meters);
                 try (LocalParameterSync sync = localSync.create(model, semantics, session.client(), reg.rank(),

@@ -1,0 +1,160 @@
+package io.jvmps.server.checkpoint;
+
+import io.jvmps.common.sharding.ParamSpec;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The binary layout of one checkpoint part (big-endian header fields, little-endian float runs):
+ * <pre>
+ * int   magic 'PSCK'      int  format version (1)
+ * long  step              int  rank            int servers
+ * UTF   optimizer         int  state slots
+ * int   params            per param: UTF name, int rank, long[rank] dims
+ * int   slices            per slice: int paramIndex, long offset, int length, long version,
+ *                                    float[length] values, then state slots x float[length]
+ * int   end magic 'PSCE'
+ * </pre>
+ * Reading checks every count against the declared model before allocating, so a damaged file fails
+ * with a message instead of a huge allocation. Stateless and thread-safe.
+ */
+public final class CheckpointFormat {
+    static final int MAGIC = 0x5053434B;
+    static final int END = 0x50534345;
+    static final int VERSION = 1;
+    private static final int MAX_STATE_SLOTS = 16;
+    private static final int MAX_PARAMS = 1 << 20;
+    private static final int FLOAT_RUN = 16 * 1024;
+
+    private CheckpointFormat() {
+    }
+
+    /** Writes the part; the caller closes the stream. */
+    public static void write(CheckpointPart part, DataOutputStream out) throws IOException {
+        out.writeInt(MAGIC);
+        out.writeInt(VERSION);
+        out.writeLong(part.step());
+        out.writeInt(part.rank());
+        out.writeInt(part.servers());
+        out.writeUTF(part.optimizer());
+        out.writeInt(part.stateSlots());
+        out.writeInt(part.params().size());
+        for (ParamSpec p : part.params()) {
+            out.writeUTF(p.name());
+            out.writeInt(p.shape().length);
+            for (long d : p.shape()) {
+                out.writeLong(d);
+            }
+        }
+        out.writeInt(part.slices().size());
+        byte[] run = new byte[FLOAT_RUN * 4];
+        for (SliceCopy s : part.slices()) {
+            out.writeInt(s.paramIndex());
+            out.writeLong(s.offset());
+            out.writeInt(s.length());
+            out.writeLong(s.version());
+            writeFloats(out, s.values(), run);
+            for (float[] slot : s.state()) {
+                writeFloats(out, slot, run);
+            }
+        }
+        out.writeInt(END);
+    }
+
+    /**
+     * Reads one part.
+     *
+     * @throws IOException with a message naming the damage when the bytes are not a valid part
+     */
+    public static CheckpointPart read(DataInputStream in) throws IOException {
+        if (in.readInt() != MAGIC) {
+            throw new IOException("not a checkpoint part (bad magic)");
+        }
+        int version = in.readInt();
+        if (version != VERSION) {
+            throw new IOException("checkpoint format version " + version + " is not supported (this build reads "
+                    + VERSION + ")");
+        }
+        long step = in.readLong();
+        int rank = in.readInt();
+        int servers = in.readInt();
+        String optimizer = in.readUTF();
+        int slots = in.readInt();
+        check(step >= 0 && servers >= 1 && rank >= 0 && rank < servers, "bad header: step " + step + ", rank "
+                + rank + " of " + servers);
+        check(slots >= 0 && slots <= MAX_STATE_SLOTS, "bad state slot count " + slots);
+        int paramCount = in.readInt();
+        check(paramCount >= 0 && paramCount <= MAX_PARAMS, "bad parameter count " + paramCount);
+        List<ParamSpec> params = new ArrayList<>(paramCount);
+        for (int i = 0; i < paramCount; i++) {
+            String name = in.readUTF();
+            int dims = in.readInt();
+            check(dims >= 0 && dims <= 32, "parameter " + name + " has rank " + dims);
+            long[] shape = new long[dims];
+            for (int d = 0; d < dims; d++) {
+                shape[d] = in.readLong();
+            }
+            try {
+                params.add(new ParamSpec(name, shape));
+            } catch (IllegalArgumentException e) {
+                throw new IOException(e.getMessage(), e);
+            }
+        }
+        int sliceCount = in.readInt();
+        check(sliceCount >= 0, "bad slice count " + sliceCount);
+        List<SliceCopy> slices = new ArrayList<>();
+        byte[] run = new byte[FLOAT_RUN * 4];
+        for (int i = 0; i < sliceCount; i++) {
+            int p = in.readInt();
+            long offset = in.readLong();
+            int length = in.readInt();
+            long sliceVersion = in.readLong();
+            check(p >= 0 && p < paramCount, "slice " + i + " names parameter " + p + " of " + paramCount);
+            long elements = params.get(p).elements();
+            check(offset >= 0 && length >= 1 && offset + length <= elements, "slice " + i + " [" + offset + ", +"
+                    + length + ") lies outside " + params.get(p));
+            float[] values = readFloats(in, length, run);
+            float[][] state = new float[slots][];
+            for (int s = 0; s < slots; s++) {
+                state[s] = readFloats(in, length, run);
+            }
+            slices.add(new SliceCopy(p, offset, values, state, sliceVersion));
+        }
+        check(in.readInt() == END, "missing end marker");
+        return new CheckpointPart(step, rank, servers, optimizer, slots, params, slices);
+    }
+
+    private static void writeFloats(DataOutputStream out, float[] values, byte[] run) throws IOException {
+        ByteBuffer buf = ByteBuffer.wrap(run).order(ByteOrder.LITTLE_ENDIAN);
+        for (int from = 0; from < values.length; from += FLOAT_RUN) {
+            int n = Math.min(FLOAT_RUN, values.length - from);
+            buf.clear();
+            buf.asFloatBuffer().put(values, from, n);
+            out.write(run, 0, n * 4);
+        }
+    }
+
+    private static float[] readFloats(DataInputStream in, int length, byte[] run) throws IOException {
+        float[] values = new float[length];
+        ByteBuffer buf = ByteBuffer.wrap(run).order(ByteOrder.LITTLE_ENDIAN);
+        for (int from = 0; from < length; from += FLOAT_RUN) {
+            int n = Math.min(FLOAT_RUN, length - from);
+            in.readFully(run, 0, n * 4);
+            buf.clear();
+            buf.asFloatBuffer().get(values, from, n);
+        }
+        return values;
+    }
+
+    private static void check(boolean ok, String what) throws IOException {
+        if (!ok) {
+            throw new IOException("damaged checkpoint part: " + what);
+        }
+    }
+}

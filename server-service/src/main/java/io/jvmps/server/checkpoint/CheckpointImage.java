@@ -1,0 +1,37 @@
+package io.jvmps.server.checkpoint;
+
+import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.common.sharding.Slice;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A checkpoint joined into whole parameters, from which a server cuts the slices its own shard map
+ * gives it, whatever the server count that wrote the checkpoint. Immutable; do not modify the arrays.
+ *
+ * @param step       the step the values belong to
+ * @param params     the model, in model order
+ * @param optimizer  optimizer name the state belongs to
+ * @param stateSlots optimizer state slots per element
+ * @param values     values per parameter (flat, row-major)
+ * @param state      per parameter, the state slots (flat, row-major)
+ */
+public record CheckpointImage(long step, List<ParamSpec> params, String optimizer, int stateSlots, float[][] values,
+                              float[][][] state) {
+
+    /**
+     * @param slice a slice of the same model
+     * @return its values and state, copied, at {@link #step()}
+     */
+    public SliceCopy cut(Slice slice) {
+        int p = slice.paramIndex();
+        int from = (int) slice.offset();
+        int to = from + slice.length();
+        float[][] slots = new float[stateSlots][];
+        for (int s = 0; s < stateSlots; s++) {
+            slots[s] = Arrays.copyOfRange(state[p][s], from, to);
+        }
+        return new SliceCopy(p, slice.offset(), Arrays.copyOfRange(values[p], from, to), slots, step);
+    }
+}

@@ -1,0 +1,31 @@
+package io.jvmps.server.checkpoint;
+
+import io.jvmps.common.sharding.ParamSpec;
+
+import java.util.List;
+
+/**
+ * What one server writes for one checkpoint: the model it was declared with and the copies of the
+ * slices it owns. The parts of all servers at one step together cover every element once.
+ *
+ * @param step       the checkpoint's step (slice version of the cut)
+ * @param rank       the writing server's rank
+ * @param servers    number of servers of the job that wrote it
+ * @param optimizer  optimizer name (its state slots must match on restore)
+ * @param stateSlots optimizer state slots per element
+ * @param params     the declared model, in model order
+ * @param slices     the writer's slices
+ */
+public record CheckpointPart(long step, int rank, int servers, String optimizer, int stateSlots,
+                             List<ParamSpec> params, List<SliceCopy> slices) {
+    /** Copies the lists. */
+    public CheckpointPart {
+        params = List.copyOf(params);
+        slices = List.copyOf(slices);
+    }
+
+    /** @return elements held by the slices */
+    public long elements() {
+        return slices.stream().mapToLong(SliceCopy::length).sum();
+    }
+}

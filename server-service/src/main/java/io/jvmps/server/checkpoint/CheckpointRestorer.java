@@ -1,0 +1,86 @@
+package io.jvmps.server.checkpoint;
+
+import io.jvmps.common.protocol.DenseDeclared;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.sharding.ShardMap;
+import io.jvmps.common.sharding.Slice;
+import io.jvmps.server.optimizer.OptimizerState;
+import io.jvmps.server.store.DenseStore;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+
+/**
+ * Puts a checkpoint read at start-up back into the store when the workers declare the model: the
+ * server cuts its own slices (by its shard map, whatever server count wrote the checkpoint) with
+ * their values, optimizer state and version. Thread-safe.
+ */
+public final class CheckpointRestorer {
+    private static final Logger log = LoggerFactory.getLogger(CheckpointRestorer.class);
+
+    private final CheckpointImage image;
+    private final Path from;
+    private final DenseStore store;
+    private final Checkpointer checkpointer;
+
+    /**
+     * @param image        the checkpoint to restore, or null to start fresh
+     * @param from         where it was read, or null
+     * @param store        the slices
+     * @param checkpointer told the restored step (may be null when checkpoints are off)
+     */
+    public CheckpointRestorer(CheckpointImage image, Path from, DenseStore store, Checkpointer checkpointer) {
+        this.image = image;
+        this.from = from;
+        this.store = store;
+        this.checkpointer = checkpointer;
+        if (image != null && checkpointer != null) {
+            checkpointer.restoredAt(image.step());
+        }
+    }
+
+    /** @return the step slices start from: the checkpoint's, or 0 */
+    public long step() {
+        return image == null ? 0 : image.step();
+    }
+
+    /**
+     * Creates this server's slices from the checkpoint (those that do not exist yet).
+     *
+     * @param map  the declared model's shard map
+     * @param rank this server's rank
+     * @return the answer to the declaration
+     * @throws PsException {@link ErrorCode#INVALID_ARGUMENT} when the checkpoint holds another model
+     */
+    public DenseDeclared restoreInto(ShardMap map, int rank) {
+        if (image == null) {
+            return new DenseDeclared(rank, 0, 0, "");
+        }
+        if (!image.params().equals(map.params())) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the checkpoint at step " + image.step() + " in " + from
+                    + " holds the model " + image.params() + " but the workers declare " + map.params()
+                    + "; point ps.checkpoint.dir elsewhere or set ps.checkpoint.restore=NONE to start fresh");
+        }
+        int created = 0;
+        for (Slice slice : map.slicesOf(rank)) {
+            SliceCopy copy = image.cut(slice);
+            INDArray[] slots = new INDArray[copy.state().length];
+            for (int s = 0; s < slots.length; s++) {
+                slots[s] = Nd4j.createFromArray(copy.state()[s]);
+            }
+            if (store.restore(slice.key(), Nd4j.createFromArray(copy.values()), OptimizerState.of(slots),
+                    image.step())) {
+                created++;
+            }
+        }
+        if (created > 0) {
+            log.info("Restored {} slices at step {} from {} (optimizer {} state included)", created, image.step(), from,
+                    image.optimizer());
+        }
+        return new DenseDeclared(rank, image.step(), created, from.toString());
+    }
+}

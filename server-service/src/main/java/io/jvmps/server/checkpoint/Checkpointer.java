@@ -1,0 +1,212 @@
+package io.jvmps.server.checkpoint;
+
+import io.jvmps.common.sharding.ShardMap;
+import io.jvmps.common.sharding.Slice;
+import io.jvmps.server.cluster.ServerIdentity;
+import io.jvmps.server.consistency.SliceUpdateListener;
+import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.server.optimizer.OptimizerState;
+import io.jvmps.server.store.DeclaredModel;
+import io.jvmps.server.store.DenseSlice;
+import io.jvmps.server.store.DenseStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Takes this server's checkpoints. Each slice is copied at the moment its version reaches the
+ * checkpoint's step (right after that update, under the slice's lock), so in SYNC mode the copies
+ * form an exact cut at that step; once every slice this server owns is copied, a background thread
+ * writes the part. Steps are due every {@code everySteps}, and at the next step once {@code interval}
+ * has passed. On {@link #close()} (graceful shutdown) the pending writes finish and a final
+ * checkpoint is written when the slices are at one common step. Thread-safe.
+ */
+public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Checkpointer.class);
+
+    /**
+     * When checkpoints are due and how many are kept.
+     *
+     * @param everySteps checkpoint at multiples of this step; 0 = off
+     * @param interval   checkpoint at the next step once this long passed; zero = off
+     * @param keep       complete checkpoints kept
+     */
+    public record Schedule(long everySteps, Duration interval, int keep) {
+    }
+
+    private final CheckpointStore files;
+    private final Schedule schedule;
+    private final DenseStore store;
+    private final DeclaredModel model;
+    private final ServerIdentity identity;
+    private final Optimizer optimizer;
+    private final String optimizerName;
+    private final Clock clock;
+    private final ConcurrentHashMap<Long, ConcurrentHashMap<Long, SliceCopy>> pending = new ConcurrentHashMap<>();
+    private final AtomicLong timeTarget = new AtomicLong(-1);
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "ps-checkpoint-writer");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile Instant lastWritten;
+    private volatile long lastStep = -1;
+    private volatile Instant intervalStart;
+
+    /** Wires the checkpointer; {@code optimizerName} is recorded in the files and checked on restore. */
+    public Checkpointer(CheckpointStore files, Schedule schedule, DenseStore store, DeclaredModel model,
+                        ServerIdentity identity, Optimizer optimizer, String optimizerName, Clock clock) {
+        this.files = files;
+        this.schedule = schedule;
+        this.store = store;
+        this.model = model;
+        this.identity = identity;
+        this.optimizer = optimizer;
+        this.optimizerName = optimizerName;
+        this.clock = clock;
+        this.intervalStart = clock.instant();
+    }
+
+    /** Records that the slices start from a restored checkpoint at {@code step} (not written again). */
+    public void restoredAt(long step) {
+        lastStep = Math.max(lastStep, step);
+    }
+
+    @Override
+    public void updated(DenseSlice slice) {
+        long version = slice.version();
+        if (!due(version)) {
+            return;
+        }
+        ShardMap map = model.shardMap();
+        Slice placement = map == null ? null : map.slice(slice.key());
+        if (placement == null || !identity.assigned()) {
+            return;
+        }
+        ConcurrentHashMap<Long, SliceCopy> copies = pending.computeIfAbsent(version, v -> new ConcurrentHashMap<>());
+        copies.put(slice.key(), copy(slice, placement));
+        int owned = map.slicesOf(identity.rank()).size();
+        if (copies.size() == owned && pending.remove(version, copies)) {
+            timeTarget.compareAndSet(version, -1);
+            List<SliceCopy> ready = new ArrayList<>(copies.values());
+            writer.execute(() -> write(version, map, ready));
+        }
+    }
+
+    /** @return step of the newest checkpoint written or restored, -1 if none */
+    public long lastStep() {
+        return lastStep;
+    }
+
+    /** @return when this server last finished writing a checkpoint part, or null */
+    public Instant lastWritten() {
+        return lastWritten;
+    }
+
+    /** @return the directory */
+    public String directory() {
+        return files.root().toString();
+    }
+
+    /** Finishes pending writes, then writes a final checkpoint if the slices are at one common step. */
+    @Override
+    public void close() {
+        writer.shutdown();
+        try {
+            if (!writer.awaitTermination(2, TimeUnit.MINUTES)) {
+                log.warn("A checkpoint write did not finish within 2 minutes of shutdown");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        writeFinal();
+    }
+
+    private boolean due(long version) {
+        if (schedule.everySteps() > 0 && version % schedule.everySteps() == 0) {
+            return true;
+        }
+        if (schedule.interval().isZero()) {
+            return false;
+        }
+        long target = timeTarget.get();
+        if (target < 0 && !clock.instant().isBefore(intervalStart.plus(schedule.interval()))) {
+            // the other slices are at most one step behind or level in SYNC: all of them will reach version + 1
+            timeTarget.compareAndSet(-1, version + 1);
+            intervalStart = clock.instant();
+            return false;
+        }
+        return version == target;
+    }
+
+    private SliceCopy copy(DenseSlice slice, Slice placement) {
+        OptimizerState state = slice.optimizerState(optimizer::newState);
+        float[][] slots = new float[state.slots()][];
+        for (int s = 0; s < slots.length; s++) {
+            slots[s] = state.slot(s).toFloatVector();
+        }
+        return new SliceCopy(placement.paramIndex(), placement.offset(), slice.values().toFloatVector(), slots,
+                slice.version());
+    }
+
+    private void writeFinal() {
+        ShardMap map = model.shardMap();
+        if (map == null || !identity.assigned()) {
+            return;
+        }
+        List<SliceCopy> copies = new ArrayList<>();
+        for (Slice placement : map.slicesOf(identity.rank())) {
+            DenseSlice slice = store.get(placement.key());
+            if (slice == null) {
+                return; // never initialised: nothing trained here
+            }
+            slice.lock();
+            try {
+                copies.add(copy(slice, placement));
+            } finally {
+                slice.unlock();
+            }
+        }
+        long step = copies.isEmpty() ? 0 : copies.get(0).version();
+        if (copies.stream().anyMatch(c -> c.version() != step)) {
+            log.info("Final checkpoint skipped: the slices are not at one common step (the job stopped mid-step); "
+                    + "the checkpoint at step {} stands", lastStep);
+            return;
+        }
+        if (step == 0 || step <= lastStep) {
+            return;
+        }
+        write(step, map, copies);
+    }
+
+    private void write(long step, ShardMap map, List<SliceCopy> copies) {
+        copies.sort(Comparator.comparingInt(SliceCopy::paramIndex).thenComparingLong(SliceCopy::offset));
+        int slots = copies.isEmpty() ? 0 : copies.get(0).state().length;
+        CheckpointPart part = new CheckpointPart(step, identity.rank(), map.servers(), optimizerName, slots,
+                map.params(), copies);
+        long start = System.nanoTime();
+        try {
+            PartManifest m = files.write(part);
+            lastWritten = clock.instant();
+            lastStep = Math.max(lastStep, step);
+            log.info("Checkpoint step {}: wrote part {} of {} ({} slices, {} bytes) to {} in {} ms", step, m.rank(),
+                    m.servers(), m.slices(), m.bytes(), files.root(), (System.nanoTime() - start) / 1_000_000);
+            files.prune(schedule.keep());
+        } catch (IOException | RuntimeException e) {
+            log.error("Checkpoint step {} could not be written to {}: {}", step, files.root(), e.toString());
+        }
+    }
+}

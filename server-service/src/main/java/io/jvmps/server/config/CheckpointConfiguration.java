@@ -1,0 +1,91 @@
+package io.jvmps.server.config;
+
+import io.jvmps.server.checkpoint.Checkpoint;
+import io.jvmps.server.checkpoint.CheckpointImage;
+import io.jvmps.server.checkpoint.CheckpointRestorer;
+import io.jvmps.server.checkpoint.CheckpointStore;
+import io.jvmps.server.checkpoint.Checkpointer;
+import io.jvmps.server.cluster.ServerIdentity;
+import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.server.store.DeclaredModel;
+import io.jvmps.server.store.DenseStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/** The declared dense model, checkpoint writing ({@code ps.checkpoint.dir} set) and restore at start-up. */
+@Configuration(proxyBeanMethods = false)
+public class CheckpointConfiguration {
+    private static final Logger log = LoggerFactory.getLogger(CheckpointConfiguration.class);
+
+    @Bean
+    DeclaredModel declaredModel(ClusterProperties cluster) {
+        return new DeclaredModel(cluster.serverNum());
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnExpression("!'${ps.checkpoint.dir:}'.isBlank()")
+    Checkpointer checkpointer(CheckpointProperties props, DenseStore store, DeclaredModel model,
+                              ServerIdentity identity, Optimizer optimizer, OptimizerProperties optimizerProps,
+                              Clock clock, MeterRegistry registry) {
+        Checkpointer checkpointer = new Checkpointer(new CheckpointStore(Path.of(props.dir()), clock),
+                new Checkpointer.Schedule(props.everySteps(), props.interval(), props.keep()), store, model, identity,
+                optimizer, optimizerProps.type().name(), clock);
+        Gauge.builder("ps.server.checkpoint.step", checkpointer, Checkpointer::lastStep)
+                .description("step of the newest checkpoint this server wrote or restored (-1: none)")
+                .register(registry);
+        Gauge.builder("ps.server.checkpoint.age", checkpointer, c -> ageSeconds(c.lastWritten(), clock))
+                .description("seconds since this server last finished writing a checkpoint (-1: none yet)")
+                .baseUnit("seconds").register(registry);
+        log.info("Checkpoints to {}: every {} steps, every {}, keeping {}", props.dir(), props.everySteps(),
+                props.interval(), props.keep());
+        return checkpointer;
+    }
+
+    @Bean
+    CheckpointRestorer checkpointRestorer(CheckpointProperties props, DenseStore store, Optimizer optimizer,
+                                          OptimizerProperties optimizerProps, Optional<Checkpointer> checkpointer,
+                                          Clock clock) {
+        if (!props.enabled() || props.restore() == CheckpointProperties.Restore.NONE) {
+            return new CheckpointRestorer(null, null, store, null);
+        }
+        try {
+            Optional<Checkpoint> found = new CheckpointStore(Path.of(props.dir()), clock).latestComplete();
+            if (found.isEmpty()) {
+                log.info("No complete checkpoint in {}: starting fresh", props.dir());
+                return new CheckpointRestorer(null, null, store, checkpointer.orElse(null));
+            }
+            Checkpoint cp = found.get();
+            int slots = optimizer.newState(1).slots();
+            if (!cp.optimizer().equals(optimizerProps.type().name()) || cp.stateSlots() != slots) {
+                throw new IllegalStateException("ps.checkpoint.dir " + props.dir() + " holds a checkpoint at step "
+                        + cp.step() + " written with optimizer " + cp.optimizer() + " but this server runs "
+                        + optimizerProps.type() + "; use the same ps.optimizer.type, another ps.checkpoint.dir, or "
+                        + "ps.checkpoint.restore=NONE");
+            }
+            CheckpointImage image = cp.image();
+            log.info("Will restore the checkpoint at step {} from {} ({} parts) when the workers declare the model",
+                    cp.step(), cp.dir(), cp.servers());
+            return new CheckpointRestorer(image, cp.dir(), store, checkpointer.orElse(null));
+        } catch (IOException e) {
+            throw new UncheckedIOException("ps.checkpoint.dir " + props.dir() + ": cannot read checkpoints: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static double ageSeconds(Instant last, Clock clock) {
+        return last == null ? -1 : Duration.between(last, clock.instant()).toMillis() / 1000.0;
+    }
+}

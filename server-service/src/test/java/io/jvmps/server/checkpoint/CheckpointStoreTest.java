@@ -1,0 +1,135 @@
+package io.jvmps.server.checkpoint;
+
+import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.common.sharding.ShardMap;
+import io.jvmps.common.sharding.Slice;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CheckpointStoreTest {
+    private static final List<ParamSpec> MODEL = List.of(new ParamSpec("W", new long[] {300, 70}),
+            new ParamSpec("b", new long[] {70}), new ParamSpec("V", new long[] {5000}));
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void partsOfTwoServersRestoreOntoThreeWithTheSameValuesAndState() throws IOException {
+        CheckpointStore files = new CheckpointStore(dir, Clock.systemUTC());
+        float[][] full = fullValues(7);
+        writeAll(files, 40, ShardMap.compute(MODEL, 2), full);
+
+        Checkpoint cp = files.latestComplete().orElseThrow();
+        assertThat(cp.step()).isEqualTo(40);
+        assertThat(cp.servers()).isEqualTo(2);
+        CheckpointImage image = cp.image();
+        ShardMap three = ShardMap.compute(MODEL, 3);
+        assertThat(three.slices()).isNotEqualTo(ShardMap.compute(MODEL, 2).slices());
+        for (Slice s : three.slices()) {
+            SliceCopy copy = image.cut(s);
+            for (int i = 0; i < s.length(); i++) {
+                float expected = full[s.paramIndex()][(int) s.offset() + i];
+                assertThat(copy.values()[i]).isEqualTo(expected);
+                assertThat(copy.state()[0][i]).isEqualTo(expected * 2);
+                assertThat(copy.state()[1][i]).isEqualTo(-expected);
+            }
+            assertThat(copy.version()).isEqualTo(40);
+        }
+    }
+
+    @Test
+    void anUnfinishedOrDamagedNewerCheckpointLeavesThePreviousOneInUse() throws IOException {
+        CheckpointStore files = new CheckpointStore(dir, Clock.systemUTC());
+        ShardMap map = ShardMap.compute(MODEL, 2);
+        writeAll(files, 10, map, fullValues(1));
+        // step 20: part 0 finished, part 1 killed mid-write (only a temporary file)
+        files.write(part(20, 0, map, fullValues(2)));
+        Path step20 = dir.resolve(CheckpointStore.stepDir(20));
+        Files.write(step20.resolve("part-1-of-2.bin.tmp"), new byte[] {1, 2, 3});
+        assertThat(files.latestComplete().orElseThrow().step()).isEqualTo(10);
+
+        // step 30: complete, then one byte flipped on disk
+        writeAll(files, 30, map, fullValues(3));
+        Path bin = dir.resolve(CheckpointStore.stepDir(30)).resolve("part-1-of-2.bin");
+        try (FileChannel ch = FileChannel.open(bin, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
+            ch.read(b, 200);
+            b.flip();
+            b.put(0, (byte) (b.get(0) ^ 0x40));
+            ch.write(b, 200);
+        }
+        assertThatThrownBy(() -> files.load(30)).hasMessageContaining("checksum");
+        Checkpoint cp = files.latestComplete().orElseThrow();
+        assertThat(cp.step()).isEqualTo(10);
+        assertThat(cp.image().values()[2][17]).isEqualTo(fullValues(1)[2][17]);
+    }
+
+    @Test
+    void pruneKeepsTheNewestCompleteOnesAndDropsOlderUnfinishedOnes() throws IOException {
+        CheckpointStore files = new CheckpointStore(dir, Clock.systemUTC());
+        ShardMap map = ShardMap.compute(MODEL, 2);
+        files.write(part(5, 0, map, fullValues(5))); // unfinished, older than complete ones
+        for (long step : new long[] {10, 20, 30, 40}) {
+            writeAll(files, step, map, fullValues((int) step));
+        }
+        files.write(part(50, 1, map, fullValues(50))); // in progress, newer: kept
+        files.prune(2);
+        assertThat(files.stepsNewestFirst()).containsExactly(50L, 40L, 30L);
+    }
+
+    @Test
+    void aFileThatIsNotACheckpointIsRefusedByName() throws IOException {
+        Path f = dir.resolve("junk.bin");
+        Files.write(f, new byte[64]);
+        try (var in = new java.io.DataInputStream(Files.newInputStream(f))) {
+            assertThatThrownBy(() -> CheckpointFormat.read(in)).hasMessageContaining("bad magic");
+        }
+    }
+
+    private static void writeAll(CheckpointStore files, long step, ShardMap map, float[][] full) throws IOException {
+        for (int rank = 0; rank < map.servers(); rank++) {
+            files.write(part(step, rank, map, full));
+        }
+    }
+
+    private static CheckpointPart part(long step, int rank, ShardMap map, float[][] full) {
+        List<SliceCopy> copies = new ArrayList<>();
+        for (Slice s : map.slicesOf(rank)) {
+            float[] v = new float[s.length()];
+            float[] m = new float[s.length()];
+            float[] u = new float[s.length()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = full[s.paramIndex()][(int) s.offset() + i];
+                m[i] = v[i] * 2;
+                u[i] = -v[i];
+            }
+            copies.add(new SliceCopy(s.paramIndex(), s.offset(), v, new float[][] {m, u}, step));
+        }
+        return new CheckpointPart(step, rank, map.servers(), "ADAM", 2, MODEL, copies);
+    }
+
+    private static float[][] fullValues(int seed) {
+        Random r = new Random(seed);
+        float[][] full = new float[MODEL.size()][];
+        for (int p = 0; p < full.length; p++) {
+            full[p] = new float[(int) MODEL.get(p).elements()];
+            for (int i = 0; i < full[p].length; i++) {
+                full[p][i] = (float) r.nextGaussian();
+            }
+        }
+        return full;
+    }
+}
