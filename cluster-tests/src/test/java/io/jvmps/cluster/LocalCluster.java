@@ -65,6 +65,11 @@ final class LocalCluster implements AutoCloseable {
         return start("server-" + index, "server-service", "-Xmx512m", Map.of(), withCluster(servers, workers, args));
     }
 
+    /** Starts a server under another log name, e.g. the replacement of a killed one. */
+    NodeProcess startServerNamed(String name, int servers, int workers, String... args) throws IOException {
+        return start(name, "server-service", "-Xmx512m", Map.of(), withCluster(servers, workers, args));
+    }
+
     NodeProcess startWorker(int index, int servers, int workers, String... args) throws IOException {
         return startWorkerWithHeap(index, servers, workers, "-Xmx1g", args);
     }

@@ -10,11 +10,14 @@ import java.util.List;
  * its own server count), which lets it write checkpoints by parameter position and restore them
  * under any server count. Every worker of a job must declare the same list. Immutable.
  *
- * @param params the PS-managed dense parameters, in model order, at least one
+ * @param params  the PS-managed dense parameters, in model order, at least one
+ * @param servers the server set the worker connected to: node ids by rank, comma-separated (a
+ *                server compares it with later {@link RecoverRequest}s to tell a replaced server)
  */
-public record DenseDeclaration(List<ParamSpec> params) {
+public record DenseDeclaration(List<ParamSpec> params, String servers) {
     /** Copies the list. */
     public DenseDeclaration {
         params = params == null ? List.of() : List.copyOf(params);
+        servers = servers == null ? "" : servers;
     }
 }

@@ -34,5 +34,10 @@ public enum ErrorCode {
     /** The cluster secret was missing or wrong (REST call or RSocket setup); nothing was changed. */
     UNAUTHENTICATED,
     /** Accepting the request would take a server past a configured memory cap; nothing was changed. */
-    RESOURCE_EXHAUSTED
+    RESOURCE_EXHAUSTED,
+    /**
+     * The server rolled its parameters back to a checkpoint (a server of the job was replaced) while
+     * this request waited or after it was sent; the worker recovers and resumes at the checkpoint's step.
+     */
+    ROLLED_BACK
 }

@@ -15,6 +15,11 @@ public final class Routes {
      * request-response; a server restoring a checkpoint creates its slices from it here.
      */
     public static final String DENSE_DECLARE = "ps.v1.dense.declare";
+    /**
+     * Recovery after a server was replaced (JSON {@link RecoverRequest} in, JSON {@link RecoverAnswer}
+     * out), request-response: first to learn the newest complete checkpoint, then to roll back to it.
+     */
+    public static final String RECOVER = "ps.v1.recover";
     /** Seeds dense slices with initial values; the first initialisation of a slice wins. */
     public static final String DENSE_INIT = "ps.v1.dense.init";
     /** Pushes gradients for dense slices at one step. */

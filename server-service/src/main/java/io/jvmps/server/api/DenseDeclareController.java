@@ -7,6 +7,7 @@ import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.server.checkpoint.CheckpointRestorer;
+import io.jvmps.server.checkpoint.Recovery;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.store.DeclaredModel;
 import org.springframework.messaging.handler.annotation.MessageMapping;
@@ -22,12 +23,15 @@ public class DenseDeclareController {
     private final DeclaredModel model;
     private final CheckpointRestorer restorer;
     private final ServerIdentity identity;
+    private final Recovery recovery;
 
     /** Wires the controller. */
-    public DenseDeclareController(DeclaredModel model, CheckpointRestorer restorer, ServerIdentity identity) {
+    public DenseDeclareController(DeclaredModel model, CheckpointRestorer restorer, ServerIdentity identity,
+                                  Recovery recovery) {
         this.model = model;
         this.restorer = restorer;
         this.identity = identity;
+        this.recovery = recovery;
     }
 
     /** @return the rank, the step the slices are at, and what was restored */
@@ -40,7 +44,9 @@ public class DenseDeclareController {
                         + "declared once the scheduler assigned one");
             }
             ShardMap map = model.declare(declaration.params());
-            return restorer.restoreInto(map, rank);
+            DenseDeclared answer = restorer.restoreInto(map, rank);
+            recovery.declared(declaration.servers());
+            return answer;
         });
     }
 }

@@ -105,6 +105,32 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
         }
     }
 
+    /** Waits until the checkpoint parts already handed to the writer are on disk (at most 2 minutes). */
+    public void drain() {
+        try {
+            writer.submit(() -> { }).get(2, TimeUnit.MINUTES);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // shutting down: close() finishes the writes
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.warn("Pending checkpoint writes did not finish: {}", e.toString());
+        }
+    }
+
+    /** Forgets copies taken for later steps: the slices were rolled back to {@code step}. */
+    public void rolledBack(long step) {
+        pending.clear();
+        timeTarget.set(-1);
+        lastStep = step;
+        intervalStart = clock.instant();
+    }
+
+    /** @return the checkpoint files */
+    public CheckpointStore files() {
+        return files;
+    }
+
     /** @return step of the newest checkpoint written or restored, -1 if none */
     public long lastStep() {
         return lastStep;

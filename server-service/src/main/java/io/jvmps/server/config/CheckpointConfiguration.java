@@ -4,6 +4,7 @@ import io.jvmps.server.checkpoint.Checkpoint;
 import io.jvmps.server.checkpoint.CheckpointImage;
 import io.jvmps.server.checkpoint.CheckpointRestorer;
 import io.jvmps.server.checkpoint.CheckpointStore;
+import io.jvmps.server.checkpoint.Recovery;
 import io.jvmps.server.checkpoint.Checkpointer;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.optimizer.Optimizer;
@@ -83,6 +84,14 @@ public class CheckpointConfiguration {
             throw new UncheckedIOException("ps.checkpoint.dir " + props.dir() + ": cannot read checkpoints: "
                     + e.getMessage(), e);
         }
+    }
+
+    @Bean
+    Recovery recovery(Optional<Checkpointer> checkpointer, DenseStore store, DeclaredModel model,
+                      io.jvmps.server.consistency.ConsistencyPolicy policy, ServerIdentity identity,
+                      CheckpointRestorer restorer) {
+        return new Recovery(checkpointer.orElse(null), store, model, policy, identity,
+                restorer.step() > 0 ? restorer.step() : -1);
     }
 
     private static double ageSeconds(Instant last, Clock clock) {

@@ -48,4 +48,11 @@ public interface ConsistencyPolicy {
     default List<Long> workerClocks() {
         return List.of();
     }
+
+    /**
+     * Forgets gradients collected for steps not applied yet (after a rollback to a checkpoint). The
+     * caller holds the locks of every slice.
+     */
+    default void discardPending() {
+    }
 }

@@ -72,6 +72,11 @@ public final class SyncPolicy implements ConsistencyPolicy {
         return pushes.sum();
     }
 
+    @Override
+    public void discardPending() {
+        pending.clear();
+    }
+
     private void validate(DenseSlice slice, GradientPush push) {
         long at = slice.version();
         if (push.step() != at) {

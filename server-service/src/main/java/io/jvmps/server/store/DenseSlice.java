@@ -151,6 +151,30 @@ public final class DenseSlice {
         }
     }
 
+    /**
+     * Puts the slice back to a checkpoint: values, optimizer state and version. The caller holds the
+     * lock; every pending version waiter is moved to {@code failed} for the caller to fail after
+     * unlocking (their versions may never come in the same form).
+     *
+     * @param restored values, {@link #length()} floats
+     * @param state    the optimizer state to use from now on
+     * @param version  the checkpoint's step
+     * @param failed   collects the waiters
+     */
+    public void resetTo(float[] restored, OptimizerState state, long version,
+                        Collection<CompletableFuture<Void>> failed) {
+        checkLocked();
+        if (restored.length != length) {
+            throw new IllegalArgumentException("slice " + SliceKey.describe(key) + " holds " + length
+                    + " elements; the checkpoint has " + restored.length);
+        }
+        values.assign(org.nd4j.linalg.factory.Nd4j.createFromArray(restored));
+        this.optimizerState = state;
+        this.version = version;
+        waiters.forEach(w -> failed.add(w.done()));
+        waiters.clear();
+    }
+
     @Override
     public String toString() {
         return "DenseSlice[" + SliceKey.describe(key) + ", length=" + length + ", version=" + version + "]";

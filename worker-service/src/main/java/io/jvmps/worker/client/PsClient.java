@@ -13,6 +13,8 @@ import io.jvmps.common.protocol.PushAck;
 import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.protocol.DenseDeclaration;
 import io.jvmps.common.protocol.DenseDeclared;
+import io.jvmps.common.protocol.RecoverAnswer;
+import io.jvmps.common.protocol.RecoverRequest;
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.common.sharding.Slice;
@@ -93,14 +95,7 @@ public class PsClient {
      *                     server's own error (e.g. the checkpoint holds another model)
      */
     public long declare() {
-        DenseDeclaration declaration = new DenseDeclaration(shardMap.params());
-        List<DenseDeclared> answers = Flux.range(0, shardMap.servers())
-                .flatMapSequential(server -> connections.requester(server).route(Routes.DENSE_DECLARE)
-                        .data(declaration).retrieveMono(DenseDeclared.class)
-                        .timeout(timeout)
-                        .onErrorMap(e -> connections.translate(server, Routes.DENSE_DECLARE, e, timeout)))
-                .collectList()
-                .block(timeout.plusSeconds(5));
+        List<DenseDeclared> answers = declareAll();
         long step = answers.get(0).step();
         for (DenseDeclared d : answers) {
             if (d.step() != step) {
@@ -109,6 +104,66 @@ public class PsClient {
             }
         }
         return step;
+    }
+
+    /**
+     * Declares the dense model to every server without comparing their steps (during a recovery the
+     * replacement has restored a checkpoint and the others have not rolled back yet).
+     *
+     * @return each server's answer, by rank
+     */
+    public List<DenseDeclared> declareAll() {
+        DenseDeclaration declaration = new DenseDeclaration(shardMap.params(), connections.serverSet());
+        List<DenseDeclared> answers = Flux.range(0, shardMap.servers())
+                .flatMapSequential(server -> connections.requester(server).route(Routes.DENSE_DECLARE)
+                        .data(declaration).retrieveMono(DenseDeclared.class)
+                        .timeout(timeout)
+                        .onErrorMap(e -> connections.translate(server, Routes.DENSE_DECLARE, e, timeout)))
+                .collectList()
+                .block(timeout.plusSeconds(5));
+        return answers;
+    }
+
+    /**
+     * Asks every server (after it finished its pending checkpoint writes) for the newest complete
+     * checkpoint.
+     *
+     * @return its step, -1 when there is none
+     * @throws PsException NOT_READY when the servers see different checkpoints (retry later)
+     */
+    public long latestCheckpoint() {
+        List<RecoverAnswer> answers = recover(-1);
+        long latest = answers.get(0).latestStep();
+        if (answers.stream().anyMatch(a -> a.latestStep() != latest)) {
+            throw new PsException(ErrorCode.NOT_READY, "servers see different newest checkpoints: " + answers);
+        }
+        return latest;
+    }
+
+    /**
+     * Rolls every server back to checkpoint {@code step} for the current server set (a repeat by another
+     * worker for the same failure changes nothing).
+     *
+     * @return the step to resume at
+     */
+    public long rollBack(long step) {
+        List<RecoverAnswer> answers = recover(step);
+        if (answers.stream().anyMatch(a -> a.step() != step)) {
+            throw new PsException(ErrorCode.NOT_READY, "servers did not all roll back to step " + step + ": "
+                    + answers);
+        }
+        return step;
+    }
+
+    private List<RecoverAnswer> recover(long step) {
+        RecoverRequest request = new RecoverRequest(connections.serverSet(), step);
+        return Flux.range(0, shardMap.servers())
+                .flatMapSequential(server -> connections.requester(server).route(Routes.RECOVER)
+                        .data(request).retrieveMono(RecoverAnswer.class)
+                        .timeout(timeout)
+                        .onErrorMap(e -> connections.translate(server, Routes.RECOVER, e, timeout)))
+                .collectList()
+                .block(timeout.plusSeconds(5));
     }
 
     /** Seeds every slice on the servers with initial values (first initialisation wins). */

@@ -105,6 +105,11 @@ public class ServerConnections implements AutoCloseable {
         return all.get(0);
     }
 
+    /** @return the server set these connections reach: node ids by rank, comma-separated */
+    public String serverSet() {
+        return servers.stream().map(NodeInfo::nodeId).collect(java.util.stream.Collectors.joining(","));
+    }
+
     @Override
     public void close() {
         for (RSocketRequester requester : requesters) {

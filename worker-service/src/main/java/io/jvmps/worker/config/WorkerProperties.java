@@ -54,6 +54,13 @@ public class WorkerProperties {
     /** Deadline of one push or pull, including the sync barrier wait on the server. */
     @NotNull
     private Duration requestTimeout = Duration.ofMinutes(3);
+    /**
+     * After losing a server (connection closed, or the servers rolled back to a checkpoint): how long to
+     * keep trying to reconnect and resume from the servers' newest checkpoint before failing. Zero turns
+     * recovery off (the worker fails at once, as without checkpoints).
+     */
+    @NotNull
+    private Duration recoveryTimeout = Duration.ofMinutes(5);
     /** If set, the worker writes its final parameters there as {@code <name>.npy}. */
     private String outputDir = "";
     /** Data set: MNIST IDX files, or a seeded synthetic set for tests. */
@@ -219,6 +226,14 @@ public class WorkerProperties {
 
     public void setRequestTimeout(Duration requestTimeout) {
         this.requestTimeout = requestTimeout;
+    }
+
+    public Duration getRecoveryTimeout() {
+        return recoveryTimeout;
+    }
+
+    public void setRecoveryTimeout(Duration recoveryTimeout) {
+        this.recoveryTimeout = recoveryTimeout;
     }
 
     public String getOutputDir() {

@@ -53,9 +53,15 @@ class ParameterInitializer {
         for (ParamSpec local : model.localParams()) {
             model.setParam(local.name(), initial.get(local.name()));
         }
-        INDArray[] values = specs.stream().map(p -> initial.get(p.name())).toArray(INDArray[]::new);
+        INDArray[] values = initialValues(model, props.getSeed(), client.shardMap());
         seedOrAwait(client, values, rank, props.getServerWaitTimeout(), clock);
         return step;
+    }
+
+    /** @return the seeded initial values of the PS-managed parameters, in shard-map order */
+    static INDArray[] initialValues(TrainableModel model, long seed, io.jvmps.common.sharding.ShardMap map) {
+        Map<String, INDArray> initial = model.initialParams(seed);
+        return map.params().stream().map(p -> initial.get(p.name())).toArray(INDArray[]::new);
     }
 
     /**

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public class TrainingState {
 
     /** Phases a worker goes through. */
-    public enum Phase { STARTING, WAITING_FOR_SERVERS, INITIALIZING, TRAINING, EVALUATING, FINISHED, FAILED }
+    public enum Phase { STARTING, WAITING_FOR_SERVERS, INITIALIZING, TRAINING, RECOVERING, EVALUATING, FINISHED, FAILED }
 
     /**
      * @param phase      current phase

@@ -86,7 +86,10 @@ public class WorkerJob {
             state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.WAITING_FOR_SERVERS, reg.rank(),
                     reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
             int workers = reg.view().expectedWorkers();
-            try (ServerConnections connections = awaitServers(reg.view().expectedServers())) {
+            int expectedServers = reg.view().expectedServers();
+            ServerConnections first = awaitServers(expectedServers, props.getServerWaitTimeout());
+            try (ConnectionHolder held = new ConnectionHolder(first)) {
+                ServerConnections connections = first;
                 if (props.getJob() == WorkerProperties.JobKind.CTR) {
                     runCtr(connections, reg, workers, progress);
                     state.phase(TrainingState.Phase.FINISHED);
@@ -102,27 +105,40 @@ public class WorkerJob {
                 ServerDescription semantics = semantics(connections, workers);
                 log.info("Training in {} mode: {}; placement {}: PS-managed {}, worker-local {}", semantics.mode(),
                         semantics, placement, names(model.psParams()), names(model.localParams()));
-                PsClient client = new PsClient(connections, shardMap, reg.rank(), props.getRequestTimeout(),
-                        io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
+                java.util.function.Function<ServerConnections, PsClient> clients = c -> new PsClient(c, shardMap,
+                        reg.rank(), props.getRequestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
+                PsClient client = clients.apply(connections);
                 state.phase(TrainingState.Phase.INITIALIZING);
-                TrainingSummary summary;
                 long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
-                if (restored > 0 && semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
+                boolean resumable = semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC
+                        || semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.ASYNC;
+                if (restored > 0 && !resumable) {
                     throw new PsException(ErrorCode.INVALID_ARGUMENT, "the servers restored a checkpoint at step "
-                            + restored + ", but resuming is supported in SYNC, ASYNC and SSP modes, not GEO");
+                            + restored + ", but resuming is supported in SYNC and ASYNC modes, not " + semantics.mode());
                 }
-                LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
-                        props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), restored);
-                StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
-                        props.getLogInterval(), meters);
-                try (LocalParameterSync sync = localSync.create(model, semantics, session.client(), reg.rank(),
-                        workers)) {
-                    TrainingLoop loop = TrainingLoops.create(semantics, model, client, data.train(), settings,
-                            reg.rank(), reporter, sync);
-                    state.phase(TrainingState.Phase.TRAINING);
-                    summary = loop.run();
-                    if (sync != LocalParameterSync.NONE) {
-                        log.info("Hybrid mode: {}", sync.describe());
+                ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
+                        () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap),
+                        reg.rank(), resumable ? props.getRecoveryTimeout() : java.time.Duration.ZERO, clock);
+                long start = restored;
+                int recoveries = 0;
+                TrainingSummary summary;
+                while (true) {
+                    try {
+                        summary = trainFrom(start, client, model, data.train(), semantics, reg, workers, progress);
+                        break;
+                    } catch (PsException e) {
+                        if (!recovery.recovers(e)) {
+                            throw e;
+                        }
+                        state.phase(TrainingState.Phase.RECOVERING);
+                        log.warn("Lost the servers' state ({}); recovering from their newest checkpoint", e.getMessage());
+                        held.close();
+                        ServerRecovery.Resumed resumed = recovery.recover(e);
+                        held.replace(resumed.connections());
+                        client = resumed.client();
+                        start = resumed.step();
+                        recoveries++;
+                        log.warn("Recovery {} done: resuming at checkpoint step {}", recoveries, start);
                     }
                 }
                 log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s; "
@@ -143,6 +159,25 @@ public class WorkerJob {
             return 1;
         } finally {
             session.close();
+        }
+    }
+
+    private TrainingSummary trainFrom(long start, PsClient client, TrainableModel model, LabeledData train,
+                                      ServerDescription semantics, RegisterResponse reg, int workers,
+                                      ProgressReporter progress) {
+        LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
+                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
+        StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
+                props.getLogInterval(), meters);
+        try (LocalParameterSync sync = localSync.create(model, semantics, session.client(), reg.rank(), workers)) {
+            TrainingLoop loop = TrainingLoops.create(semantics, model, client, train, settings, reg.rank(), reporter,
+                    sync);
+            state.phase(TrainingState.Phase.TRAINING);
+            TrainingSummary summary = loop.run();
+            if (sync != LocalParameterSync.NONE) {
+                log.info("Hybrid mode: {}", sync.describe());
+            }
+            return summary;
         }
     }
 
@@ -178,9 +213,9 @@ public class WorkerJob {
         return specs.stream().map(io.jvmps.common.sharding.ParamSpec::name).toList();
     }
 
-    private ServerConnections awaitServers(int expected) {
+    private ServerConnections awaitServers(int expected, java.time.Duration timeout) {
         AtomicReference<ServerConnections> connected = new AtomicReference<>();
-        new ServerWaiter(session.client(), clock).await(expected, props.getServerWaitTimeout(),
+        new ServerWaiter(session.client(), clock).await(expected, timeout,
                 props.getServerWaitInterval(), servers -> {
                     List<NodeInfo> byRank = servers.subList(0, expected);
                     ServerConnections candidate = new ServerConnections(requesters, byRank, tcp);

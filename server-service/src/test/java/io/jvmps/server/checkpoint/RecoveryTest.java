@@ -1,0 +1,120 @@
+package io.jvmps.server.checkpoint;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.RecoverAnswer;
+import io.jvmps.common.protocol.RecoverRequest;
+import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.common.sharding.ShardMap;
+import io.jvmps.common.sharding.Slice;
+import io.jvmps.server.cluster.ServerIdentity;
+import io.jvmps.server.consistency.GradientPush;
+import io.jvmps.server.consistency.PolicyContext;
+import io.jvmps.server.consistency.SyncPolicy;
+import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.server.optimizer.OptimizerSettings;
+import io.jvmps.server.optimizer.OptimizerType;
+import io.jvmps.server.store.DeclaredModel;
+import io.jvmps.server.store.DenseSlice;
+import io.jvmps.server.store.DenseStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RecoveryTest {
+    private static final List<ParamSpec> MODEL = List.of(new ParamSpec("W", new long[] {40, 50}),
+            new ParamSpec("b", new long[] {50}));
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aNewServerSetRollsBackOnceFailsWaitingPullsAndRepeatsChangeNothing() throws Exception {
+        DenseStore store = new DenseStore();
+        DeclaredModel model = new DeclaredModel(1);
+        ShardMap map = model.declare(MODEL);
+        Map<Long, INDArray> init = new HashMap<>();
+        for (Slice s : map.slices()) {
+            init.put(s.key(), Nd4j.rand(DataType.FLOAT, s.length()));
+        }
+        store.initialize(init);
+        Optimizer adam = OptimizerType.ADAM.create(new OptimizerSettings(0.01, 0, false, 0.9, 0.999, 1e-8));
+        ServerIdentity identity = ServerIdentity.standalone(0);
+        Checkpointer checkpointer = new Checkpointer(new CheckpointStore(dir, Clock.systemUTC()),
+                new Checkpointer.Schedule(2, Duration.ZERO, 3), store, model, identity, adam, "ADAM",
+                Clock.systemUTC());
+        SyncPolicy policy = new SyncPolicy(new PolicyContext(store, adam, 1, Duration.ofSeconds(30), 0, checkpointer));
+        Recovery recovery = new Recovery(checkpointer, store, model, policy, identity, -1);
+        recovery.declared("server-a");
+
+        float[] atStep4 = null;
+        for (int step = 0; step < 5; step++) {
+            push(policy, store, map, step);
+            if (step == 3) {
+                atStep4 = values(store, map.slices().get(0));
+            }
+        }
+        DenseSlice first = store.get(map.slices().get(0).key());
+        CompletableFuture<Void> waitingPull = first.awaitVersion(6).toFuture();
+
+        RecoverAnswer asked = recovery.handle(new RecoverRequest("server-a2", -1));
+        assertThat(asked.latestStep()).isEqualTo(4);
+        RecoverAnswer rolled = recovery.handle(new RecoverRequest("server-a2", 4));
+        assertThat(rolled.rolledBack()).isTrue();
+        assertThat(first.version()).isEqualTo(4);
+        assertThat(values(store, map.slices().get(0))).containsExactly(atStep4);
+        assertThatThrownBy(waitingPull::get).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOfSatisfying(PsException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.ROLLED_BACK));
+
+        push(policy, store, map, 4); // training resumed by the first recovered worker
+        RecoverAnswer repeat = recovery.handle(new RecoverRequest("server-a2", 4)); // a second worker
+        assertThat(repeat.rolledBack()).isFalse();
+        assertThat(first.version()).as("a repeat does not undo the resumed step").isEqualTo(5);
+        checkpointer.close();
+    }
+
+    @Test
+    void withoutCheckpointsARollbackIsRefusedByName() {
+        DenseStore store = new DenseStore();
+        DeclaredModel model = new DeclaredModel(1);
+        Optimizer sgd = OptimizerType.SGD.create(new OptimizerSettings(0.1, 0, false, 0.9, 0.999, 1e-8));
+        Recovery recovery = new Recovery(null, store, model, new SyncPolicy(new PolicyContext(store, sgd, 1,
+                Duration.ofSeconds(1))), ServerIdentity.standalone(0), -1);
+        assertThat(recovery.handle(new RecoverRequest("x", -1)).latestStep()).isEqualTo(-1);
+        assertThatThrownBy(() -> recovery.handle(new RecoverRequest("x", 0)))
+                .hasMessageContaining("ps.checkpoint.dir is unset");
+    }
+
+    private static void push(SyncPolicy policy, DenseStore store, ShardMap map, int step) {
+        List<GradientPush.SliceGradient> gradients = map.slices().stream()
+                .map(s -> new GradientPush.SliceGradient(store.require(s.key()),
+                        Nd4j.valueArrayOf(new long[] {s.length()}, 0.1 * (step + 1), DataType.FLOAT)))
+                .toList();
+        policy.accept(new GradientPush(0, step, gradients));
+    }
+
+    private static float[] values(DenseStore store, Slice slice) {
+        DenseSlice s = store.require(slice.key());
+        s.lock();
+        try {
+            return s.values().toFloatVector();
+        } finally {
+            s.unlock();
+        }
+    }
+}

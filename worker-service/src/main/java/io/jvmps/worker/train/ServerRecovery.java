@@ -1,0 +1,115 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.worker.client.PsClient;
+import io.jvmps.worker.client.ServerConnections;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * What a worker does after losing a server: wait until the scheduler lists every server alive and
+ * reachable again (a replacement takes the lost rank), declare the model to them (a restarted server
+ * restores its checkpoint there; worker 0 also re-seeds slices a server without one lacks), learn the
+ * newest complete checkpoint, and roll every server back to it. Every worker of the job does the same
+ * and resumes at that step, so nobody trains on parameters the servers no longer hold. Retries with
+ * backoff until {@code ps.worker.recovery-timeout}; fails at once when there is no checkpoint.
+ */
+final class ServerRecovery {
+    private static final Logger log = LoggerFactory.getLogger(ServerRecovery.class);
+    private static final Set<ErrorCode> TRIGGERS = EnumSet.of(ErrorCode.NOT_READY, ErrorCode.ROLLED_BACK,
+            ErrorCode.WRONG_STEP);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+
+    /** Where training continues: new connections, a client over them, and the step to resume at. */
+    record Resumed(ServerConnections connections, PsClient client, long step) {
+    }
+
+    private final Function<Duration, ServerConnections> connect;
+    private final Function<ServerConnections, PsClient> clients;
+    private final Supplier<INDArray[]> initialValues;
+    private final int rank;
+    private final Duration timeout;
+    private final Clock clock;
+
+    /**
+     * @param connect       waits (up to the given time) until every server is alive and reachable
+     * @param clients       makes a client over connections
+     * @param initialValues the PS parameters' seeded initial values (worker 0 re-seeds missing slices)
+     * @param timeout       {@code ps.worker.recovery-timeout}; zero = never recover
+     */
+    ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, PsClient> clients,
+                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock) {
+        this.connect = connect;
+        this.clients = clients;
+        this.initialValues = initialValues;
+        this.rank = rank;
+        this.timeout = timeout;
+        this.clock = clock;
+    }
+
+    /** @return true when the error means a lost server or a rollback, and recovery is on */
+    boolean recovers(PsException e) {
+        return !timeout.isZero() && TRIGGERS.contains(e.code());
+    }
+
+    /**
+     * @param cause the error that interrupted training
+     * @return the resumed state
+     * @throws PsException INVALID_ARGUMENT when there is no checkpoint to return to, TIMEOUT past the deadline
+     */
+    Resumed recover(PsException cause) {
+        Instant deadline = clock.instant().plus(timeout);
+        Duration backoff = Duration.ofMillis(250);
+        PsException last = cause;
+        while (true) {
+            Duration left = Duration.between(clock.instant(), deadline);
+            if (left.isNegative() || left.isZero()) {
+                throw new PsException(ErrorCode.TIMEOUT, "could not recover within " + timeout
+                        + " (ps.worker.recovery-timeout) after: " + cause.getMessage() + "; last error: "
+                        + last.getMessage());
+            }
+            ServerConnections connections = null;
+            try {
+                connections = connect.apply(left);
+                PsClient client = clients.apply(connections);
+                client.declareAll();
+                if (rank == 0) {
+                    client.init(initialValues.get());
+                }
+                long latest = client.latestCheckpoint();
+                if (latest < 0) {
+                    throw new PsException(ErrorCode.INVALID_ARGUMENT, "lost a server and there is no complete "
+                            + "checkpoint to roll back to (set ps.checkpoint.dir and ps.checkpoint.every-steps on "
+                            + "the servers); cause: " + cause.getMessage());
+                }
+                long step = client.rollBack(latest);
+                return new Resumed(connections, client, step);
+            } catch (PsException e) {
+                if (connections != null) {
+                    connections.close();
+                }
+                if (e.code() == ErrorCode.INVALID_ARGUMENT) {
+                    throw e;
+                }
+                last = e;
+                log.info("recovery not possible yet ({}); retrying in {} ms", e.getMessage(), backoff.toMillis());
+                LockSupport.parkNanos(backoff.toNanos());
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new PsException(ErrorCode.NOT_READY, "interrupted while recovering: " + e.getMessage());
+                }
+                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+            }
+        }
+    }
+}
