@@ -6,6 +6,6 @@ public enum JobState {
     WAITING,
     /** Everyone registered; not every worker has reported a final result. */
     RUNNING,
-    /** Every expected worker reported a final result. */
+    /** Every expected worker reported a final result or was dropped (DEAD) while the others finished. */
     FINISHED
 }

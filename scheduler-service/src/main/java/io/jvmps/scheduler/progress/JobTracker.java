@@ -61,7 +61,10 @@ public class JobTracker {
         return history.snapshot();
     }
 
-    /** Stores a worker's final result; the job is FINISHED once every expected worker reported one. */
+    /**
+     * Stores a worker's final result; the job is FINISHED once every expected worker reported one or was
+     * dropped (marked DEAD without a result: the others finished the job without it).
+     */
     public synchronized void result(ResultReport report) {
         if (report == null) {
             throw invalid("result report body is required");
@@ -73,7 +76,7 @@ public class JobTracker {
         }
         results.put(worker.rank(), report);
         log.info("Worker {} reported accuracy {}/{}", worker.rank(), report.correct(), report.total());
-        if (!finishAnnounced && results.size() >= registry.expected(NodeRole.WORKER)) {
+        if (!finishAnnounced && finished()) {
             finishAnnounced = true;
             AccuracyTally tally = tally();
             log.info("Job finished: test accuracy {}% ({}/{})", tally.percent(), tally.correct(), tally.total());
@@ -90,10 +93,20 @@ public class JobTracker {
 
     /** @return the job phase */
     public synchronized JobState state() {
-        if (results.size() >= registry.expected(NodeRole.WORKER)) {
+        if (finished()) {
             return JobState.FINISHED;
         }
         return registry.view().complete() ? JobState.RUNNING : JobState.WAITING;
+    }
+
+    private boolean finished() {
+        if (results.isEmpty()) {
+            return false;
+        }
+        long dropped = registry.view().workers().stream()
+                .filter(n -> n.state() == io.jvmps.common.cluster.NodeState.DEAD && !results.containsKey(n.rank()))
+                .count();
+        return results.size() + dropped >= registry.expected(NodeRole.WORKER);
     }
 
     private AccuracyTally tally() {

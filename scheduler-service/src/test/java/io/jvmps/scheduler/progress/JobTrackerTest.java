@@ -63,6 +63,19 @@ class JobTrackerTest {
     }
 
     @Test
+    void aJobWhoseDeadWorkerWasDroppedFinishesWithTheSurvivorsResults() {
+        registry.register(Requests.server(9000));
+        String w0 = registry.register(Requests.worker()).node().nodeId();
+        registry.register(Requests.worker());
+        registry.expireSilent(10_000, 5_000); // every node silent: all DEAD
+        registry.heartbeat(w0); // the survivor is ALIVE again; worker 1 stays DEAD
+        assertThat(tracker.status().state()).as("no result yet").isNotEqualTo("FINISHED");
+        tracker.result(new ResultReport(w0, 80, 100, 1));
+        assertThat(tracker.status().state()).isEqualTo("FINISHED");
+        assertThat(tracker.status().workersReported()).isEqualTo(1);
+    }
+
+    @Test
     void aRepeatedResultReplacesTheEarlierOne() {
         registry.register(Requests.server(9000));
         String w0 = registry.register(Requests.worker()).node().nodeId();

@@ -1,5 +1,6 @@
 package io.jvmps.server.cluster;
 
+import io.jvmps.common.cluster.ClusterView;
 import io.jvmps.common.cluster.NodeRole;
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.protocol.ErrorCode;
@@ -43,6 +44,7 @@ public final class SchedulerRegistrar implements AutoCloseable {
     private final Timing timing;
     private final Clock clock;
     private final ExitAction exit;
+    private final java.util.function.Consumer<ClusterView> views;
     private final ScheduledExecutorService executor;
     private volatile Instant deadline;
     private volatile ScheduledFuture<?> heartbeats;
@@ -56,9 +58,11 @@ public final class SchedulerRegistrar implements AutoCloseable {
      * @param timing   timeouts and intervals
      * @param clock    time source for the registration deadline
      * @param exit     how to end the process when registration fails
+     * @param views    told every cluster view the scheduler answers (registration and each heartbeat)
      */
     public SchedulerRegistrar(SchedulerClient client, ServerIdentity identity, String host, Timing timing, Clock clock,
-                              ExitAction exit) {
+                              ExitAction exit, java.util.function.Consumer<ClusterView> views) {
+        this.views = views;
         this.client = client;
         this.identity = identity;
         this.host = host;
@@ -107,6 +111,7 @@ public final class SchedulerRegistrar implements AutoCloseable {
             RegisterResponse answer = client.register(new RegisterRequest(NodeRole.SERVER, host, rsocketPort, httpPort,
                     previousNodeId));
             identity.assign(answer.rank(), answer.nodeId());
+            views.accept(answer.view());
             log.info("Server rank {} registered as {}, serving RSocket on {}:{}", answer.rank(), answer.nodeId(), host,
                     rsocketPort);
             long every = timing.heartbeatInterval().toMillis();
@@ -135,7 +140,7 @@ public final class SchedulerRegistrar implements AutoCloseable {
     private void heartbeat() {
         String nodeId = identity.nodeId();
         try {
-            client.heartbeat(nodeId);
+            views.accept(client.heartbeat(nodeId));
         } catch (PsException e) {
             if (executor.isShutdown()) {
                 return;

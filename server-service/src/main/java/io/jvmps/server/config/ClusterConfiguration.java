@@ -50,10 +50,11 @@ public class ClusterConfiguration {
 
     @Bean(destroyMethod = "close")
     SchedulerRegistrar schedulerRegistrar(SchedulerClient client, ServerIdentity identity, NodeProperties node,
-                                          PsServerProperties server, Clock clock, ExitAction exit) {
+                                          PsServerProperties server, Clock clock, ExitAction exit,
+                                          io.jvmps.server.consistency.LiveWorkers liveWorkers) {
         return new SchedulerRegistrar(client, identity, node.host(),
                 new SchedulerRegistrar.Timing(server.registerTimeout(), server.registerRetry(), node.heartbeatInterval()),
-                clock, exit);
+                clock, exit, new io.jvmps.server.cluster.WorkerMembership(liveWorkers));
     }
 
     @Bean

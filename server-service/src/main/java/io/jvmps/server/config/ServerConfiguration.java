@@ -66,12 +66,18 @@ public class ServerConfiguration {
     }
 
     @Bean
+    io.jvmps.server.consistency.LiveWorkers liveWorkers(ClusterProperties cluster) {
+        return new io.jvmps.server.consistency.LiveWorkers(cluster.workerNum());
+    }
+
+    @Bean
     ConsistencyPolicy consistencyPolicy(ConsistencySettings consistency, DenseStore store, Optimizer optimizer,
                                         ClusterProperties cluster, PsServerProperties server,
-                                        java.util.Optional<Checkpointer> checkpointer) {
+                                        java.util.Optional<Checkpointer> checkpointer,
+                                        io.jvmps.server.consistency.LiveWorkers liveWorkers) {
         SliceUpdateListener listener = checkpointer.<SliceUpdateListener>map(c -> c).orElse(SliceUpdateListener.NONE);
         ConsistencyPolicy policy = PolicyFactory.create(consistency.mode(), new PolicyContext(store, optimizer,
-                cluster.workerNum(), server.pullTimeout(), consistency.staleness(), listener));
+                cluster.workerNum(), server.pullTimeout(), consistency.staleness(), listener, liveWorkers));
         log.info("Parameter server: consistency {} over {} worker(s), optimizer {}, pull timeout {}",
                 consistency.describe(), cluster.workerNum(), optimizer.describe(), server.pullTimeout());
         return policy;

@@ -15,9 +15,16 @@ import java.time.Duration;
  * @param staleness   SSP bound s: how many steps a worker may be ahead of the slowest
  *                    ({@code ps.consistency.staleness}); ignored by the other modes
  * @param listener    told of every optimizer update (checkpoints); {@link SliceUpdateListener#NONE} if nobody
+ * @param liveWorkers the ranks a SYNC step waits for (the scheduler's view drops dead workers)
  */
 public record PolicyContext(DenseStore store, Optimizer optimizer, int workers, Duration pullTimeout, int staleness,
-                            SliceUpdateListener listener) {
+                            SliceUpdateListener listener, LiveWorkers liveWorkers) {
+
+    /** A context where every worker stays live. */
+    public PolicyContext(DenseStore store, Optimizer optimizer, int workers, Duration pullTimeout, int staleness,
+                         SliceUpdateListener listener) {
+        this(store, optimizer, workers, pullTimeout, staleness, listener, new LiveWorkers(workers));
+    }
 
     /** A context without a listener. */
     public PolicyContext(DenseStore store, Optimizer optimizer, int workers, Duration pullTimeout, int staleness) {

@@ -31,6 +31,18 @@ final class StepAccumulator {
         ranks.set(rank);
     }
 
+    /** @return true when every rank in {@code needed} has pushed */
+    boolean covers(BitSet needed) {
+        BitSet missing = (BitSet) needed.clone();
+        missing.andNot(ranks);
+        return missing.isEmpty();
+    }
+
+    /** @return a copy of the ranks that pushed */
+    BitSet pushed() {
+        return (BitSet) ranks.clone();
+    }
+
     int count() {
         return ranks.cardinality();
     }

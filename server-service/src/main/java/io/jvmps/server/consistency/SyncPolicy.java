@@ -5,6 +5,7 @@ import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.SliceKey;
 import io.jvmps.server.store.DenseSlice;
+import io.jvmps.server.store.DenseStore;
 import reactor.core.publisher.Mono;
 
 import java.util.BitSet;
@@ -14,8 +15,10 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Bulk-synchronous parallel (BSP): for each slice, step t (= the slice's current version) collects
- * one gradient from each of the {@code workers} workers; when the last arrives the optimizer is
- * applied once with their average and the version becomes t+1, which wakes pulls waiting for it.
+ * one gradient from each live worker ({@link LiveWorkers}: every rank except those the scheduler
+ * marked DEAD or FINISHED); when the last arrives the optimizer is applied once with their average
+ * and the version becomes t+1, which wakes pulls waiting for it. When a worker is dropped, steps that
+ * only waited for it are applied at once with the gradients they have, so the survivors go on.
  * A push for another step is {@link ErrorCode#WRONG_STEP}; a second push of the same worker for the
  * same slice and step is {@link ErrorCode#DUPLICATE_PUSH}. Thread-safe: each slice's accumulator is
  * guarded by that slice's lock, and a push locks all its slices (in key order) so it is taken whole
@@ -27,12 +30,17 @@ public final class SyncPolicy implements ConsistencyPolicy {
     private final ReadinessWaiter readiness;
     private final ConcurrentHashMap<Long, StepAccumulator> pending = new ConcurrentHashMap<>();
     private final LongAdder pushes = new LongAdder();
+    private final LiveWorkers live;
+    private final DenseStore store;
 
     /** @param context store, optimizer, worker count and pull deadline */
     public SyncPolicy(PolicyContext context) {
         this.workers = context.workers();
         this.updater = new SliceUpdater(context.optimizer(), context.listener());
         this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
+        this.live = context.liveWorkers();
+        this.store = context.store();
+        live.onChange(this::applyCompleteSteps);
     }
 
     @Override
@@ -43,6 +51,10 @@ public final class SyncPolicy implements ConsistencyPolicy {
     @Override
     public void accept(GradientPush push) {
         SenderCheck.check(push.sender(), workers);
+        if (!live.isLive(push.sender())) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "worker " + push.sender() + " was dropped from the job "
+                    + "(the scheduler marked it DEAD or FINISHED); the other workers went on without it");
+        }
         List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
         try {
             for (GradientPush.SliceGradient g : locked) {
@@ -96,23 +108,42 @@ public final class SyncPolicy implements ConsistencyPolicy {
         StepAccumulator acc = pending.compute(slice.key(),
                 (k, old) -> old != null && old.step() == push.step() ? old : new StepAccumulator(push.step()));
         acc.add(push.sender(), g.gradient());
-        if (acc.count() == workers) {
+        if (acc.covers(live.live())) {
             pending.remove(slice.key());
             updater.apply(slice, acc.mean());
+        }
+    }
+
+    /** After a worker was dropped: applies every pending step that now has all live workers' gradients. */
+    private void applyCompleteSteps() {
+        BitSet now = live.live();
+        for (Long key : List.copyOf(pending.keySet())) {
+            DenseSlice slice = store.get(key);
+            if (slice == null) {
+                continue;
+            }
+            slice.lock();
+            try {
+                StepAccumulator acc = pending.get(key);
+                if (acc != null && acc.step() == slice.version() && acc.count() > 0 && acc.covers(now)) {
+                    pending.remove(key);
+                    updater.apply(slice, acc.mean());
+                }
+            } finally {
+                slice.unlock();
+            }
         }
     }
 
     private String describeWaiting(DenseSlice slice) {
         StepAccumulator acc = pending.get(slice.key());
         long step = slice.version();
-        String missing = (acc != null && acc.step() == step ? acc.missing(workers) : all()).toString()
+        BitSet waiting = live.live();
+        if (acc != null && acc.step() == step) {
+            waiting.andNot(acc.pushed());
+        }
+        String missing = waiting.toString()
                 .replace('{', '[').replace('}', ']');
         return "step " + step + " waits for worker ranks " + missing;
-    }
-
-    private BitSet all() {
-        BitSet all = new BitSet();
-        all.set(0, workers);
-        return all;
     }
 }
