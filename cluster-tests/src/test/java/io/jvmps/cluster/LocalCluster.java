@@ -118,9 +118,13 @@ final class LocalCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        for (int i = processes.size() - 1; i >= 0; i--) {
-            processes.get(i).stop();
+        // workers first, then servers, then the scheduler; each group shuts down in parallel
+        for (String role : List.of("worker", "server", "scheduler")) {
+            List<NodeProcess> group = processes.stream().filter(p -> p.name().startsWith(role)).toList();
+            group.forEach(NodeProcess::requestStop);
+            group.forEach(NodeProcess::awaitStopped);
         }
+        processes.forEach(NodeProcess::stop);
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {

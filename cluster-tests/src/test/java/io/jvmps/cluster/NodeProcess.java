@@ -106,11 +106,23 @@ final class NodeProcess {
     }
 
     void stop() {
+        requestStop();
+        awaitStopped();
+    }
+
+    /** Sends SIGTERM (graceful shutdown) without waiting. */
+    void requestStop() {
+        if (process.isAlive()) {
+            process.descendants().forEach(ProcessHandle::destroy);
+            process.destroy();
+        }
+    }
+
+    /** Waits up to 10 s for the exit after {@link #requestStop()}, then kills. */
+    void awaitStopped() {
         if (!process.isAlive()) {
             return;
         }
-        process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);

@@ -1,0 +1,187 @@
+package io.jvmps.cluster;
+
+import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.worker.model.ModelType;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Checkpoints and server failover on real processes: SOFTMAX on synthetic data, ADAM on the servers
+ * (so the optimizer state must come back too), SYNC, 2 workers, 60 steps. Every scenario must end on
+ * the parameters of one reference run that never stopped:
+ * <ul>
+ * <li>a job checkpointed by 2 servers at steps 10, 20, 30, restored onto 3 servers and trained on;
+ *     its 3-server checkpoint at step 60 then restores onto 1 server unchanged;</li>
+ * <li>a server killed with SIGKILL after checkpoint 20 and started again: the replacement takes the dead
+ *     rank, restores the checkpoint, the workers roll the survivor back to it and resume.</li>
+ * </ul>
+ */
+class CheckpointFailoverIT {
+    private static final int WORKERS = 2;
+    private static final int STEPS = 60;
+    private static final double TOLERANCE = 1e-5;
+    private static final Pattern TIME = Pattern.compile("^(\\d\\d:\\d\\d:\\d\\d\\.\\d{3})");
+    private static final Pattern RESUMED = Pattern.compile("Recovery 1 done: resuming at checkpoint step (\\d+)");
+    private static Path reference;
+
+    @Test
+    void aTwoServerCheckpointResumesOnThreeServersAndThenOnOne() throws Exception {
+        Path checkpoints = fresh("checkpoint-restore-files");
+        Path firstHalf = train("checkpoint-first-half", 2, 30, false, "--ps.checkpoint.dir=" + checkpoints,
+                "--ps.checkpoint.every-steps=10");
+        assertThat(stepDirs(checkpoints)).containsExactly("step-000000000010", "step-000000000020",
+                "step-000000000030");
+        Path resumed = train("checkpoint-resumed-on-3", 3, STEPS, false, "--ps.checkpoint.dir=" + checkpoints,
+                "--ps.checkpoint.every-steps=10", "--ps.checkpoint.keep=2");
+        assertThat(stepDirs(checkpoints)).containsExactly("step-000000000050", "step-000000000060");
+        assertThat(checkpoints.resolve("step-000000000060").resolve("part-2-of-3.json")).exists();
+        Path onOne = train("checkpoint-restored-on-1", 1, STEPS, false, "--ps.checkpoint.dir=" + checkpoints);
+
+        for (ParamSpec spec : ModelType.SOFTMAX.create(784, 10).params()) {
+            INDArray expected = read(reference(), 0, spec.name());
+            assertThat(maxAbsDiff(read(firstHalf, 0, spec.name()), expected))
+                    .as("%s after 30 steps differs from after 60 (the test can fail)", spec.name()).isGreaterThan(1e-4);
+            for (int w = 0; w < WORKERS; w++) {
+                assertThat(maxAbsDiff(read(resumed, w, spec.name()), expected))
+                        .as("worker %d %s: 30 steps, restore onto 3 servers, 30 more vs 60 uninterrupted", w,
+                                spec.name()).isLessThan(TOLERANCE);
+                assertThat(maxAbsDiff(read(onOne, w, spec.name()), read(resumed, 0, spec.name())))
+                        .as("worker %d %s restored onto 1 server", w, spec.name()).isEqualTo(0.0);
+            }
+        }
+    }
+
+    @Test
+    void aKilledServerIsReplacedAndTheJobEndsWhereAnUnbrokenRunEnds() throws Exception {
+        Path checkpoints = fresh("failover-files");
+        Path recovered = train("failover-kill-server-1", 2, STEPS, true, "--ps.checkpoint.dir=" + checkpoints,
+                "--ps.checkpoint.every-steps=10");
+        for (ParamSpec spec : ModelType.SOFTMAX.create(784, 10).params()) {
+            for (int w = 0; w < WORKERS; w++) {
+                assertThat(maxAbsDiff(read(recovered, w, spec.name()), read(reference(), 0, spec.name())))
+                        .as("worker %d %s after a server kill and recovery vs a run without failures", w, spec.name())
+                        .isLessThan(TOLERANCE);
+            }
+        }
+    }
+
+    private static synchronized Path reference() throws Exception {
+        if (reference == null) {
+            reference = train("checkpoint-reference", 2, STEPS, false);
+        }
+        return reference;
+    }
+
+    private static Path train(String name, int servers, int steps, boolean killServer1, String... extraServerArgs)
+            throws Exception {
+        try (LocalCluster cluster = new LocalCluster(name)) {
+            Path out = cluster.logDir().resolve("params");
+            deleteTree(out);
+            cluster.startScheduler(servers, WORKERS, "--ps.scheduler.heartbeat-timeout=3s",
+                    "--ps.scheduler.failure-check-interval=200ms");
+            List<String> serverArgs = new ArrayList<>(List.of("--ps.optimizer.type=ADAM",
+                    "--ps.optimizer.learning-rate=0.01", "--ps.consistency.mode=SYNC",
+                    "--ps.node.heartbeat-interval=300ms", "--ps.server.register-retry=500ms"));
+            serverArgs.addAll(List.of(extraServerArgs));
+            String[] serverArgv = serverArgs.toArray(String[]::new);
+            List<NodeProcess> serverNodes = new ArrayList<>();
+            for (int s = 0; s < servers; s++) {
+                serverNodes.add(cluster.startServer(s, servers, WORKERS, serverArgv));
+            }
+            NodeProcess[] workers = new NodeProcess[WORKERS];
+            for (int w = 0; w < WORKERS; w++) {
+                workers[w] = cluster.startWorker(w, servers, WORKERS, "--ps.worker.model=SOFTMAX",
+                        "--ps.worker.data=SYNTHETIC", "--ps.worker.train-limit=1024", "--ps.worker.test-limit=128",
+                        "--ps.worker.batch-size=16", "--ps.worker.epochs=4", "--ps.worker.max-steps=" + steps,
+                        "--ps.worker.seed=7", "--ps.worker.log-interval=10", "--ps.worker.output-dir=" + out,
+                        "--ps.worker.step-delay=" + (killServer1 ? "100ms" : "0s"));
+            }
+            if (killServer1) {
+                killAndReplace(cluster, serverNodes.get(1), workers, servers, serverArgv);
+            }
+            for (NodeProcess worker : workers) {
+                assertThat(worker.awaitExit(Duration.ofMinutes(4))).as(worker.name() + " exit code\n" + worker.tail())
+                        .isZero();
+            }
+            serverNodes.forEach(NodeProcess::requestStop); // SIGTERM: pending checkpoint writes finish first
+            for (NodeProcess server : serverNodes) {
+                server.awaitStopped();
+                assertThat(server.logText()).as(server.name()).doesNotContain("could not be written");
+            }
+            return out;
+        }
+    }
+
+    private static void killAndReplace(LocalCluster cluster, NodeProcess victim, NodeProcess[] workers, int servers,
+                                       String[] serverArgs) throws Exception {
+        victim.awaitLog(Pattern.compile("Checkpoint step 20: wrote part"), Duration.ofMinutes(3));
+        victim.process().destroyForcibly().waitFor();
+        LocalTime killedAt = LocalTime.now();
+        NodeProcess replacement = cluster.startServerNamed("server-1-replacement", servers, WORKERS, serverArgs);
+        for (NodeProcess worker : workers) {
+            Matcher resumed = worker.awaitLog(RESUMED, Duration.ofMinutes(3));
+            long step = Long.parseLong(resumed.group(1));
+            assertThat(step).as(worker.name() + " resumes at a checkpoint").isIn(20L, 30L, 40L);
+            System.out.printf("%s: server 1 killed at %s, resumed at checkpoint step %d at %s%n", worker.name(),
+                    killedAt, step, timeOf(worker, RESUMED));
+        }
+        assertThat(replacement.logText()).as(replacement.name()).contains("Server rank 1 registered", "Restored");
+    }
+
+    private static String timeOf(NodeProcess node, Pattern what) {
+        for (String line : node.logText().split("\n")) {
+            if (what.matcher(line).find()) {
+                Matcher t = TIME.matcher(line);
+                return t.find() ? t.group(1) : line;
+            }
+        }
+        return "?";
+    }
+
+    private static Path fresh(String name) throws IOException {
+        Path dir = Path.of("target", "cluster-logs", name).toAbsolutePath();
+        deleteTree(dir);
+        return dir;
+    }
+
+    private static List<String> stepDirs(Path dir) throws IOException {
+        try (Stream<Path> list = Files.list(dir)) {
+            return list.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("step-")).sorted().toList();
+        }
+    }
+
+    private static INDArray read(Path out, int worker, String param) {
+        return Nd4j.createFromNpyFile(out.resolve("worker-" + worker).resolve(param + ".npy").toFile());
+    }
+
+    private static double maxAbsDiff(INDArray a, INDArray b) {
+        INDArray diff = a.reshape(b.shape()).sub(b);
+        return Math.max(Math.abs(diff.maxNumber().doubleValue()), Math.abs(diff.minNumber().doubleValue()));
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
