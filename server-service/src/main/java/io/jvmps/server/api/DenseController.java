@@ -10,6 +10,7 @@ import io.jvmps.common.sharding.SliceKey;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.consistency.ConsistencyPolicy;
 import io.jvmps.server.consistency.GradientPush;
+import io.jvmps.server.consistency.PushLedger;
 import io.jvmps.server.monitor.ServerMetrics;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;
@@ -27,7 +28,8 @@ import java.util.Map;
 
 /**
  * The dense parameter routes: init and push (request-channel of tensor frames, one {@link PushAck}
- * back) and pull (request-stream: one slice request in, tensor frames out). Errors are
+ * back; a push repeating the sender's last tag gets the original acknowledgement, see
+ * {@link PushLedger}) and pull (request-stream: one slice request in, tensor frames out). Errors are
  * {@link PsException}s, which reach the requester as RSocket application errors whose message is
  * {@code [CODE] detail}.
  */
@@ -40,10 +42,12 @@ public class DenseController {
     private final Frames frames;
     private final ServerIdentity identity;
     private final ServerMetrics metrics;
+    private final PushLedger ledger;
 
     /** Wires the controller. */
     public DenseController(DenseStore store, ConsistencyPolicy policy, ChannelReader reader, SliceStreamer streamer,
-                           Frames frames, ServerIdentity identity, ServerMetrics metrics) {
+                           Frames frames, ServerIdentity identity, ServerMetrics metrics, PushLedger ledger) {
+        this.ledger = ledger;
         this.store = store;
         this.policy = policy;
         this.reader = reader;
@@ -71,12 +75,14 @@ public class DenseController {
             if (tensors.isEmpty()) {
                 return ack(-1, tensors);
             }
-            List<GradientPush.SliceGradient> gradients = tensors.stream()
-                    .map(t -> new GradientPush.SliceGradient(store.require(t.key()), t.values()))
-                    .toList();
             ReceivedTensor first = tensors.get(0);
-            policy.accept(new GradientPush(first.sender(), first.step(), gradients));
-            return ack(first.step(), tensors);
+            return ledger.applyOnce(first.sender(), first.tag(), first.step(), () -> {
+                List<GradientPush.SliceGradient> gradients = tensors.stream()
+                        .map(t -> new GradientPush.SliceGradient(store.require(t.key()), t.values()))
+                        .toList();
+                policy.accept(new GradientPush(first.sender(), first.step(), gradients));
+                return ack(first.step(), tensors);
+            });
         }));
     }
 

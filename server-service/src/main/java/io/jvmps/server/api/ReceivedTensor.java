@@ -8,7 +8,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * @param key    slice key
  * @param step   step from its frames
  * @param sender sender rank from its frames
+ * @param tag    the push's tag from its frames (worker incarnation and sequence number; 0 when unused)
  * @param values 1-D float32 array
  */
-public record ReceivedTensor(long key, long step, int sender, INDArray values) {
+public record ReceivedTensor(long key, long step, int sender, long tag, INDArray values) {
 }

@@ -47,7 +47,7 @@ final class TensorReceiver {
             TensorAssembler.Assembled done = assembler.accept(chunk);
             if (done != null) {
                 requireFinite(done.key(), done.data());
-                received.add(new ReceivedTensor(done.key(), done.step(), done.sender(), pending));
+                received.add(new ReceivedTensor(done.key(), done.step(), done.sender(), done.tag(), pending));
                 pending = null;
             }
         } finally {
@@ -69,10 +69,12 @@ final class TensorReceiver {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "slice " + SliceKey.describe(first.key()) + " arrived as "
                     + first.dtype() + "; dense slices are FLOAT32");
         }
-        if (!received.isEmpty() && (received.get(0).step() != first.step() || received.get(0).sender() != first.sender())) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "one stream must carry one step and one sender: slice "
+        if (!received.isEmpty() && (received.get(0).step() != first.step() || received.get(0).sender() != first.sender()
+                || received.get(0).tag() != first.tag())) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "one stream must carry one step, sender and tag: slice "
                     + SliceKey.describe(first.key()) + " has step " + first.step() + " sender " + first.sender()
-                    + ", the stream began with step " + received.get(0).step() + " sender " + received.get(0).sender());
+                    + " tag " + first.tag() + ", the stream began with step " + received.get(0).step() + " sender "
+                    + received.get(0).sender() + " tag " + received.get(0).tag());
         }
         if (!keys.add(first.key())) {
             throw new PsException(ErrorCode.DUPLICATE_PUSH, "slice " + SliceKey.describe(first.key())

@@ -86,6 +86,7 @@ public record Checkpoint(long step, Path dir, List<CheckpointPart> parts) {
                         + " of its " + values[i].length + " elements");
             }
         }
-        return new CheckpointImage(step, params, first.optimizer(), slots, values, state);
+        return new CheckpointImage(step, params, first.optimizer(), slots, values, state,
+                parts.stream().map(CheckpointPart::ledger).toList());
     }
 }

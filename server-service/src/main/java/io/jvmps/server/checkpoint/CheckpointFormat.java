@@ -19,6 +19,8 @@ import java.util.List;
  * int   params            per param: UTF name, int rank, long[rank] dims
  * int   slices            per slice: int paramIndex, long offset, int length, long version,
  *                                    float[length] values, then state slots x float[length]
+ * int   ledger entries    per entry: int sender, long tag, long step, then the ack: int server,
+ *                                    long step, int slices, long elements          (format 2 and later)
  * int   end magic 'PSCE'
  * </pre>
  * Reading checks every count against the declared model before allocating, so a damaged file fails
@@ -27,7 +29,7 @@ import java.util.List;
 public final class CheckpointFormat {
     static final int MAGIC = 0x5053434B;
     static final int END = 0x50534345;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     private static final int MAX_STATE_SLOTS = 16;
     private static final int MAX_PARAMS = 1 << 20;
     private static final int FLOAT_RUN = 16 * 1024;
@@ -64,6 +66,16 @@ public final class CheckpointFormat {
                 writeFloats(out, slot, run);
             }
         }
+        out.writeInt(part.ledger().size());
+        for (LedgerEntry e : part.ledger()) {
+            out.writeInt(e.sender());
+            out.writeLong(e.tag());
+            out.writeLong(e.step());
+            out.writeInt(e.ack().server());
+            out.writeLong(e.ack().step());
+            out.writeInt(e.ack().slices());
+            out.writeLong(e.ack().elements());
+        }
         out.writeInt(END);
     }
 
@@ -77,7 +89,7 @@ public final class CheckpointFormat {
             throw new IOException("not a checkpoint part (bad magic)");
         }
         int version = in.readInt();
-        if (version != VERSION) {
+        if (version < 1 || version > VERSION) {
             throw new IOException("checkpoint format version " + version + " is not supported (this build reads "
                     + VERSION + ")");
         }
@@ -126,8 +138,20 @@ public final class CheckpointFormat {
             }
             slices.add(new SliceCopy(p, offset, values, state, sliceVersion));
         }
+        List<LedgerEntry> ledger = new ArrayList<>();
+        if (version >= 2) {
+            int entries = in.readInt();
+            check(entries >= 0 && entries <= MAX_PARAMS, "bad ledger size " + entries);
+            for (int i = 0; i < entries; i++) {
+                int sender = in.readInt();
+                long tag = in.readLong();
+                long pushStep = in.readLong();
+                ledger.add(new LedgerEntry(sender, tag, pushStep, new io.jvmps.common.protocol.PushAck(in.readInt(),
+                        in.readLong(), in.readInt(), in.readLong())));
+            }
+        }
         check(in.readInt() == END, "missing end marker");
-        return new CheckpointPart(step, rank, servers, optimizer, slots, params, slices);
+        return new CheckpointPart(step, rank, servers, optimizer, slots, params, slices, ledger);
     }
 
     private static void writeFloats(DataOutputStream out, float[] values, byte[] run) throws IOException {

@@ -16,9 +16,18 @@ import java.util.List;
  * @param stateSlots optimizer state slots per element
  * @param values     values per parameter (flat, row-major)
  * @param state      per parameter, the state slots (flat, row-major)
+ * @param ledgers    each writing server's push ledger, by rank
  */
 public record CheckpointImage(long step, List<ParamSpec> params, String optimizer, int stateSlots, float[][] values,
-                              float[][][] state) {
+                              float[][][] state, List<List<LedgerEntry>> ledgers) {
+
+    /**
+     * @return the push ledger to restore on server {@code rank} of {@code servers}: the part of the same
+     *         rank when the server count is unchanged; none otherwise (acknowledgements name their server)
+     */
+    public List<LedgerEntry> ledgerFor(int rank, int servers) {
+        return servers == ledgers.size() && rank < servers ? ledgers.get(rank) : List.of();
+    }
 
     /**
      * @param slice a slice of the same model

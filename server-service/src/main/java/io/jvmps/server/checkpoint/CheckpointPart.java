@@ -15,13 +15,21 @@ import java.util.List;
  * @param stateSlots optimizer state slots per element
  * @param params     the declared model, in model order
  * @param slices     the writer's slices
+ * @param ledger     the writer's push ledger: each worker's last push before {@code step}
  */
 public record CheckpointPart(long step, int rank, int servers, String optimizer, int stateSlots,
-                             List<ParamSpec> params, List<SliceCopy> slices) {
+                             List<ParamSpec> params, List<SliceCopy> slices, List<LedgerEntry> ledger) {
     /** Copies the lists. */
     public CheckpointPart {
         params = List.copyOf(params);
         slices = List.copyOf(slices);
+        ledger = List.copyOf(ledger);
+    }
+
+    /** A part without ledger entries. */
+    public CheckpointPart(long step, int rank, int servers, String optimizer, int stateSlots,
+                          List<ParamSpec> params, List<SliceCopy> slices) {
+        this(step, rank, servers, optimizer, stateSlots, params, slices, List.of());
     }
 
     /** @return elements held by the slices */

@@ -26,6 +26,7 @@ public final class CheckpointRestorer {
     private final Path from;
     private final DenseStore store;
     private final Checkpointer checkpointer;
+    private final io.jvmps.server.consistency.PushLedger ledger;
 
     /**
      * @param image        the checkpoint to restore, or null to start fresh
@@ -34,6 +35,13 @@ public final class CheckpointRestorer {
      * @param checkpointer told the restored step (may be null when checkpoints are off)
      */
     public CheckpointRestorer(CheckpointImage image, Path from, DenseStore store, Checkpointer checkpointer) {
+        this(image, from, store, checkpointer, null);
+    }
+
+    /** Same, also restoring the push ledger ({@code ledger} may be null). */
+    public CheckpointRestorer(CheckpointImage image, Path from, DenseStore store, Checkpointer checkpointer,
+                              io.jvmps.server.consistency.PushLedger ledger) {
+        this.ledger = ledger;
         this.image = image;
         this.from = from;
         this.store = store;
@@ -78,6 +86,7 @@ public final class CheckpointRestorer {
             }
         }
         if (created > 0) {
+            LedgerEntries.restore(ledger, image.ledgerFor(rank, map.servers()));
             log.info("Restored {} slices at step {} from {} (optimizer {} state included)", created, image.step(), from,
                     image.optimizer());
         }

@@ -54,6 +54,7 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
     private final Optimizer optimizer;
     private final String optimizerName;
     private final Clock clock;
+    private volatile io.jvmps.server.consistency.PushLedger ledger;
     private final ConcurrentHashMap<Long, ConcurrentHashMap<Long, SliceCopy>> pending = new ConcurrentHashMap<>();
     private final AtomicLong timeTarget = new AtomicLong(-1);
     private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
@@ -77,6 +78,11 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
         this.optimizerName = optimizerName;
         this.clock = clock;
         this.intervalStart = clock.instant();
+    }
+
+    /** @param pushes the push ledger whose entries go into every checkpoint part */
+    public void recordLedger(io.jvmps.server.consistency.PushLedger pushes) {
+        this.ledger = pushes;
     }
 
     /** Records that the slices start from a restored checkpoint at {@code step} (not written again). */
@@ -221,8 +227,14 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
     private void write(long step, ShardMap map, List<SliceCopy> copies) {
         copies.sort(Comparator.comparingInt(SliceCopy::paramIndex).thenComparingLong(SliceCopy::offset));
         int slots = copies.isEmpty() ? 0 : copies.get(0).state().length;
+        io.jvmps.server.consistency.PushLedger pushes = ledger;
+        List<LedgerEntry> entries = pushes == null ? List.of() : pushes.snapshot().entrySet().stream()
+                .filter(e -> e.getValue().step() < step)
+                .map(e -> new LedgerEntry(e.getKey(), e.getValue().tag(), e.getValue().step(), e.getValue().ack()))
+                .sorted(Comparator.comparingInt(LedgerEntry::sender))
+                .toList();
         CheckpointPart part = new CheckpointPart(step, identity.rank(), map.servers(), optimizerName, slots,
-                map.params(), copies);
+                map.params(), copies, entries);
         long start = System.nanoTime();
         try {
             PartManifest m = files.write(part);

@@ -40,6 +40,7 @@ public final class Recovery {
     private final ConsistencyPolicy policy;
     private final ServerIdentity identity;
     private final long restoredAtStartup;
+    private final io.jvmps.server.consistency.PushLedger ledger;
     private String servers;
     private long rollbackStep = -1;
 
@@ -49,6 +50,13 @@ public final class Recovery {
      */
     public Recovery(Checkpointer checkpointer, DenseStore store, DeclaredModel model, ConsistencyPolicy policy,
                     ServerIdentity identity, long restoredAtStartup) {
+        this(checkpointer, store, model, policy, identity, restoredAtStartup, null);
+    }
+
+    /** Same, also rolling the push ledger back ({@code ledger} may be null). */
+    public Recovery(Checkpointer checkpointer, DenseStore store, DeclaredModel model, ConsistencyPolicy policy,
+                    ServerIdentity identity, long restoredAtStartup, io.jvmps.server.consistency.PushLedger ledger) {
+        this.ledger = ledger;
         this.checkpointer = checkpointer;
         this.store = store;
         this.model = model;
@@ -143,6 +151,7 @@ public final class Recovery {
                 locked.get(i).resetTo(copy.values(), OptimizerState.of(slots), image.step(), failed);
             }
             policy.discardPending();
+            LedgerEntries.restore(ledger, image.ledgerFor(rank, map.servers()));
             checkpointer.rolledBack(image.step());
         } finally {
             locked.forEach(DenseSlice::unlock);

@@ -58,7 +58,8 @@ public class CheckpointConfiguration {
     @Bean
     CheckpointRestorer checkpointRestorer(CheckpointProperties props, DenseStore store, Optimizer optimizer,
                                           OptimizerProperties optimizerProps, Optional<Checkpointer> checkpointer,
-                                          Clock clock) {
+                                          Clock clock, io.jvmps.server.consistency.PushLedger ledger) {
+        checkpointer.ifPresent(c -> c.recordLedger(ledger));
         if (!props.enabled() || props.restore() == CheckpointProperties.Restore.NONE) {
             return new CheckpointRestorer(null, null, store, null);
         }
@@ -79,7 +80,7 @@ public class CheckpointConfiguration {
             CheckpointImage image = cp.image();
             log.info("Will restore the checkpoint at step {} from {} ({} parts) when the workers declare the model",
                     cp.step(), cp.dir(), cp.servers());
-            return new CheckpointRestorer(image, cp.dir(), store, checkpointer.orElse(null));
+            return new CheckpointRestorer(image, cp.dir(), store, checkpointer.orElse(null), ledger);
         } catch (IOException e) {
             throw new UncheckedIOException("ps.checkpoint.dir " + props.dir() + ": cannot read checkpoints: "
                     + e.getMessage(), e);
@@ -89,9 +90,9 @@ public class CheckpointConfiguration {
     @Bean
     Recovery recovery(Optional<Checkpointer> checkpointer, DenseStore store, DeclaredModel model,
                       io.jvmps.server.consistency.ConsistencyPolicy policy, ServerIdentity identity,
-                      CheckpointRestorer restorer) {
+                      CheckpointRestorer restorer, io.jvmps.server.consistency.PushLedger ledger) {
         return new Recovery(checkpointer.orElse(null), store, model, policy, identity,
-                restorer.step() > 0 ? restorer.step() : -1);
+                restorer.step() > 0 ? restorer.step() : -1, ledger);
     }
 
     private static double ageSeconds(Instant last, Clock clock) {

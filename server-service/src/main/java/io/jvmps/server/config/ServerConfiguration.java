@@ -71,6 +71,16 @@ public class ServerConfiguration {
     }
 
     @Bean
+    io.jvmps.server.consistency.PushLedger pushLedger(MeterRegistry registry) {
+        io.jvmps.server.consistency.PushLedger ledger = new io.jvmps.server.consistency.PushLedger();
+        io.micrometer.core.instrument.FunctionCounter.builder("ps.server.duplicate.pushes", ledger,
+                        io.jvmps.server.consistency.PushLedger::duplicates)
+                .description("pushes that repeated the sender's last tag: answered with the original acknowledgement, "
+                        + "not applied again").register(registry);
+        return ledger;
+    }
+
+    @Bean
     ConsistencyPolicy consistencyPolicy(ConsistencySettings consistency, DenseStore store, Optimizer optimizer,
                                         ClusterProperties cluster, PsServerProperties server,
                                         java.util.Optional<Checkpointer> checkpointer,

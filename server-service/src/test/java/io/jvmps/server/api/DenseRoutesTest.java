@@ -101,6 +101,23 @@ class DenseRoutesTest {
     }
 
     @Test
+    void aRetriedPushWithTheSameTagGetsTheOriginalAckAndIsAppliedOnce() {
+        long a = SliceKey.of(7, 0);
+        init(tensor(a, 1, 1));
+        long tag = (5L << 40) | 1;
+        PushAck first = send(Routes.DENSE_PUSH, TestTensors.frames(0, 0, tag, tensor(a, 1f, 2f)));
+        PushAck retried = send(Routes.DENSE_PUSH, TestTensors.frames(0, 0, tag, tensor(a, 1f, 2f)));
+        assertThat(retried).isEqualTo(first);
+        assertThat(pull(1, a).get(a).values()).containsExactly(0.5f, 0f);
+        assertThat(pull(0, a).get(a).version()).as("applied once").isEqualTo(1);
+
+        send(Routes.DENSE_PUSH, TestTensors.frames(1, 0, tag + 1, tensor(a, 1f, 0f)));
+        assertThat(pull(2, a).get(a).values()).containsExactly(0f, 0f);
+        assertRejected(() -> send(Routes.DENSE_PUSH, TestTensors.frames(1, 0, tag + 2, tensor(a, 1f, 0f))),
+                "WRONG_STEP", "already applied");
+    }
+
+    @Test
     void tensorsOfSeveralChunksRoundTrip() {
         long big = SliceKey.of(2, 0);
         int n = 600_000; // 2.4 MB: three 1 MiB chunks each way

@@ -91,6 +91,22 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void thePushLedgerTravelsWithThePartOfItsRank() throws IOException {
+        CheckpointStore files = new CheckpointStore(dir, Clock.systemUTC());
+        ShardMap map = ShardMap.compute(MODEL, 2);
+        float[][] full = fullValues(9);
+        LedgerEntry entry = new LedgerEntry(1, (3L << 40) | 17, 11, new io.jvmps.common.protocol.PushAck(1, 11, 4, 900));
+        CheckpointPart p0 = part(12, 0, map, full);
+        CheckpointPart p1 = part(12, 1, map, full);
+        files.write(p0);
+        files.write(new CheckpointPart(12, 1, 2, "ADAM", 2, MODEL, p1.slices(), List.of(entry)));
+        CheckpointImage image = files.latestComplete().orElseThrow().image();
+        assertThat(image.ledgerFor(1, 2)).containsExactly(entry);
+        assertThat(image.ledgerFor(0, 2)).isEmpty();
+        assertThat(image.ledgerFor(1, 3)).as("another server count: acks would name the wrong server").isEmpty();
+    }
+
+    @Test
     void aFileThatIsNotACheckpointIsRefusedByName() throws IOException {
         Path f = dir.resolve("junk.bin");
         Files.write(f, new byte[64]);

@@ -40,15 +40,20 @@ public final class TestTensors {
         return new Tensor(key, values);
     }
 
-    /** @return the frames of the tensors, 1 MiB chunks */
+    /** @return the frames of the tensors, 1 MiB chunks, untagged */
     public static List<DataBuffer> frames(long step, int sender, Tensor... tensors) {
+        return frames(step, sender, 0, tensors);
+    }
+
+    /** @return the frames of the tensors, 1 MiB chunks, with a push tag */
+    public static List<DataBuffer> frames(long step, int sender, long tag, Tensor... tensors) {
         List<DataBuffer> out = new ArrayList<>();
         for (Tensor t : tensors) {
             ByteBuf data = ALLOC.buffer(t.values().length * 4);
             for (float f : t.values()) {
                 data.writeFloatLE(f);
             }
-            for (TensorChunk chunk : TensorChunker.split(DType.FLOAT32, t.key(), step, sender, 0,
+            for (TensorChunk chunk : TensorChunker.split(DType.FLOAT32, t.key(), step, sender, tag,
                     new long[] {t.values().length}, data, TensorChunker.DEFAULT_CHUNK_BYTES)) {
                 out.add(FACTORY.wrap(TensorChunkCodec.encode(ALLOC, chunk)));
                 chunk.release();

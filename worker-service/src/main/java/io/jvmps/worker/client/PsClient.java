@@ -42,6 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * destination arrays.
  */
 public class PsClient {
+    private static final int SEQUENCE_BITS = 40;
+    private static final int PUSH_RETRIES = 2;
     private final ServerConnections connections;
     private final ShardMap shardMap;
     private final int rank;
@@ -51,6 +53,9 @@ public class PsClient {
     private final NettyDataBufferFactory factory = new NettyDataBufferFactory(ByteBufAllocator.DEFAULT);
     private final AtomicLong bytesPushed = new AtomicLong();
     private final AtomicLong bytesPulled = new AtomicLong();
+    /** Push sequence numbers, shared by every client of this process (a recovery makes a new client). */
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+    private final long incarnation;
 
     /**
      * @param connections one connection per server rank
@@ -60,6 +65,19 @@ public class PsClient {
      * @param chunkBytes  data bytes per frame
      */
     public PsClient(ServerConnections connections, ShardMap shardMap, int rank, Duration timeout, int chunkBytes) {
+        this(connections, shardMap, rank, timeout, chunkBytes, processIncarnation());
+    }
+
+    /**
+     * @param incarnation identifies this worker process among restarts of the same rank (24 bits, not 0);
+     *                    it goes into every push's tag with a sequence number
+     */
+    public PsClient(ServerConnections connections, ShardMap shardMap, int rank, Duration timeout, int chunkBytes,
+                    long incarnation) {
+        if (incarnation <= 0 || incarnation >= (1L << 24)) {
+            throw new IllegalArgumentException("incarnation must be in [1, 2^24), got " + incarnation);
+        }
+        this.incarnation = incarnation;
         if (connections.size() != shardMap.servers()) {
             throw new IllegalArgumentException(connections.size() + " connections for a map over "
                     + shardMap.servers() + " servers");
@@ -69,6 +87,15 @@ public class PsClient {
         this.rank = rank;
         this.timeout = timeout;
         this.chunkBytes = chunkBytes;
+    }
+
+    /** @return an incarnation for this process: from its pid and start time, in [1, 2^24) */
+    public static long processIncarnation() {
+        ProcessHandle self = ProcessHandle.current();
+        long start = self.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+        long mixed = (self.pid() * 0x9E3779B97F4A7C15L) ^ start;
+        mixed ^= mixed >>> 29;
+        return (mixed & 0xFFFFFEL) + 1;
     }
 
     /** @return the slice placement */
@@ -168,12 +195,12 @@ public class PsClient {
 
     /** Seeds every slice on the servers with initial values (first initialisation wins). */
     public void init(INDArray[] values) {
-        sendAll(Routes.DENSE_INIT, -1, values);
+        sendAll(Routes.DENSE_INIT, -1, 0, values);
     }
 
     /** Pushes the gradients of one step. Returns once every server accepted its slices. */
     public void push(long step, INDArray[] gradients) {
-        sendAll(Routes.DENSE_PUSH, step, gradients);
+        sendAll(Routes.DENSE_PUSH, step, nextPushTag(), gradients);
     }
 
     /**
@@ -188,19 +215,27 @@ public class PsClient {
                 .block(timeout.plusSeconds(5));
     }
 
-    private void sendAll(String route, long step, INDArray[] values) {
+    /**
+     * @return the next push's tag: this client's incarnation (24 bits) above a sequence number (40 bits),
+     *         so a server tells a retried push from a new one
+     */
+    private long nextPushTag() {
+        return (incarnation << SEQUENCE_BITS) | (SEQUENCE.incrementAndGet() & ((1L << SEQUENCE_BITS) - 1));
+    }
+
+    private void sendAll(String route, long step, long tag, INDArray[] values) {
         checkArity(values);
         INDArray[] dense = new INDArray[values.length];
         for (int p = 0; p < values.length; p++) {
             dense[p] = Buffers.dense(values[p]);
         }
         Flux.range(0, shardMap.servers())
-                .flatMap(server -> sendTo(server, route, step, dense), shardMap.servers())
+                .flatMap(server -> sendTo(server, route, step, tag, dense), shardMap.servers())
                 .then()
-                .block(timeout.plusSeconds(5));
+                .block(timeout.multipliedBy(PUSH_RETRIES + 1L).plusSeconds(5));
     }
 
-    private Mono<PushAck> sendTo(int server, String route, long step, INDArray[] values) {
+    private Mono<PushAck> sendTo(int server, String route, long step, long tag, INDArray[] values) {
         List<Slice> slices = shardMap.slicesOf(server);
         if (slices.isEmpty()) {
             return Mono.empty();
@@ -209,7 +244,7 @@ public class PsClient {
                 .concatMapIterable(slice -> {
                     ByteBuf part = Buffers.wrap(values[slice.paramIndex()])
                             .slice((int) (slice.offset() * 4), slice.length() * 4);
-                    return TensorChunker.split(DType.FLOAT32, slice.key(), step, rank, 0,
+                    return TensorChunker.split(DType.FLOAT32, slice.key(), step, rank, tag,
                             new long[] {slice.length()}, part, chunkBytes);
                 })
                 .map(chunk -> {
@@ -220,11 +255,16 @@ public class PsClient {
                         chunk.release();
                     }
                 });
-        return connections.requester(server).route(route).data(frames, DataBuffer.class)
-                .retrieveFlux(PushAck.class)
-                .single()
-                .timeout(timeout)
-                .onErrorMap(e -> translate(server, route, e));
+        // a push whose acknowledgement is lost is sent again with the same tag: the server answers the
+        // original acknowledgement and applies nothing twice
+        return Mono.defer(() -> connections.requester(server).route(route).data(frames, DataBuffer.class)
+                        .retrieveFlux(PushAck.class)
+                        .single()
+                        .timeout(timeout))
+                .retryWhen(reactor.util.retry.Retry.max(tag == 0 ? 0 : PUSH_RETRIES)
+                        .filter(e -> e instanceof java.util.concurrent.TimeoutException))
+                .onErrorMap(e -> translate(server, route, reactor.core.Exceptions.unwrap(
+                        e instanceof IllegalStateException && e.getCause() != null ? e.getCause() : e)));
     }
 
     private Mono<Void> pullFrom(int server, long minVersion, INDArray[] destination) {
