@@ -54,6 +54,16 @@ final class LocalCluster implements AutoCloseable {
         return scheduler;
     }
 
+    /** Starts a new scheduler on the port of the first one (after it was killed), under another log name. */
+    NodeProcess restartScheduler(String name, int servers, int workers, String... args) throws IOException {
+        List<String> all = new ArrayList<>(List.of("--server.port=" + schedulerPort, "--ps.cluster.server-num=" + servers,
+                "--ps.cluster.worker-num=" + workers));
+        all.addAll(List.of(args));
+        NodeProcess scheduler = start(name, "scheduler-service", "-Xmx256m", Map.of(), all);
+        scheduler.awaitLog(HTTP_PORT, Duration.ofSeconds(60));
+        return scheduler;
+    }
+
     /** Starts a role's jar with exactly these arguments (plus free ports), e.g. to check start-up failures. */
     NodeProcess startRaw(String name, String module, String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of("--server.port=0", "--spring.rsocket.server.port=0"));

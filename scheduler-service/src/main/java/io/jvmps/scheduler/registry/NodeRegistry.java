@@ -64,11 +64,21 @@ public class NodeRegistry {
             return reregister(previous, request);
         }
         if (request.previousNodeId() != null) {
+            Integer rank = request.previousRank();
+            if (rank != null && rank >= 0 && rank < expected(role) && !rankTaken(role, rank)
+                    && !nodes.containsKey(request.previousNodeId())) {
+                NodeInfo node = new NodeInfo(request.previousNodeId(), role, rank, request.host(),
+                        request.rsocketPort(), request.httpPort(), NodeState.ALIVE, clock.millis());
+                nodes.put(node.nodeId(), node);
+                log.info("The {} node id:{} came back with its rank id:{} (this scheduler did not know it: restarted?)",
+                        role.label(), node.nodeId(), rank);
+                return done(node, Registration.Kind.REREGISTERED, null);
+            }
             log.info("Previous node id {} is unknown here; registering it as a new {}", request.previousNodeId(),
                     role.label());
         }
         if (registered(role) < expected(role)) {
-            NodeInfo node = store(request, registered(role), null);
+            NodeInfo node = store(request, lowestFreeRank(role), null);
             log.info("The {} node id:{}, assign rank id:{}", role.label(), node.nodeId(), node.rank());
             return done(node, Registration.Kind.NEW, null);
         }
@@ -179,6 +189,18 @@ public class NodeRegistry {
     /** @return registrations of the role accepted since start (new, re-registered and takeovers) */
     public synchronized long registrations(NodeRole role) {
         return registrations.getOrDefault(role, 0L);
+    }
+
+    private boolean rankTaken(NodeRole role, int rank) {
+        return nodes.values().stream().anyMatch(n -> n.role() == role && n.rank() == rank);
+    }
+
+    private int lowestFreeRank(NodeRole role) {
+        int rank = 0;
+        while (rankTaken(role, rank)) {
+            rank++;
+        }
+        return rank;
     }
 
     private Registration reregister(NodeInfo previous, RegisterRequest request) {

@@ -31,6 +31,22 @@ class NodeRegistryTest {
     }
 
     @Test
+    void afterASchedulerRestartNodesGetTheirOldIdsAndRanksBack() {
+        NodeRegistry fresh = registry(2, 1);
+        RegisterRequest server1 = new RegisterRequest(io.jvmps.common.cluster.NodeRole.SERVER, "10.0.0.2", 7001, 8001,
+                "server-1-abcd", 1);
+        Registration back = fresh.register(server1);
+        assertThat(back.node().rank()).isEqualTo(1);
+        assertThat(back.node().nodeId()).isEqualTo("server-1-abcd");
+        Registration newcomer = fresh.register(Requests.server(7000));
+        assertThat(newcomer.node().rank()).as("lowest free rank, not the count").isZero();
+        Registration clash = fresh.register(new RegisterRequest(io.jvmps.common.cluster.NodeRole.WORKER, "10.0.0.3",
+                0, 8002, "worker-0-beef", 0));
+        assertThat(clash.node().rank()).isZero();
+        assertThat(fresh.view().servers()).extracting(n -> n.rank()).containsExactly(0, 1);
+    }
+
+    @Test
     void ranksAreDensePerRoleInRegistrationOrder() {
         NodeRegistry registry = registry(2, 3);
         assertThat(registry.register(Requests.worker()).node().rank()).isEqualTo(0);

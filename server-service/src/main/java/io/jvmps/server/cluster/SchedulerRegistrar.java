@@ -109,7 +109,11 @@ public final class SchedulerRegistrar implements AutoCloseable {
     private void attempt(String previousNodeId) {
         try {
             RegisterResponse answer = client.register(new RegisterRequest(NodeRole.SERVER, host, rsocketPort, httpPort,
-                    previousNodeId));
+                    previousNodeId, previousNodeId == null ? null : identity.rank()));
+            if (previousNodeId != null && identity.rank() >= 0 && answer.rank() != identity.rank()) {
+                log.error("The scheduler gave this server rank {} instead of its rank {}: the job's data is now "
+                        + "placed wrongly; restart the job", answer.rank(), identity.rank());
+            }
             identity.assign(answer.rank(), answer.nodeId());
             views.accept(answer.view());
             log.info("Server rank {} registered as {}, serving RSocket on {}:{}", answer.rank(), answer.nodeId(), host,

@@ -111,7 +111,7 @@ public class SchedulerSession implements AutoCloseable {
                 log.warn("scheduler no longer knows {}: re-registering", reg.nodeId());
                 try {
                     registration = client.register(new RegisterRequest(NodeRole.WORKER, props.getNode().getHost(),
-                            rsocketPort, httpPort, reg.nodeId()));
+                            rsocketPort, httpPort, reg.nodeId(), reg.rank()));
                     latestView = registration.view();
                 } catch (PsException again) {
                     log.warn("re-registration failed: {}", again.getMessage());
@@ -121,6 +121,35 @@ public class SchedulerSession implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             log.warn("heartbeat failed", e);
+        }
+    }
+
+    /**
+     * Reports the final result, retrying while the scheduler is unreachable or does not know this node
+     * yet (it restarted and the next heartbeat registers again).
+     *
+     * @param timeout  give up after this long
+     * @param interval pause between attempts
+     * @throws PsException TIMEOUT naming the scheduler when it never took the result
+     */
+    public void reportResult(io.jvmps.common.protocol.ResultReport report, Duration timeout, Duration interval) {
+        Instant deadline = clock.instant().plus(timeout);
+        while (true) {
+            try {
+                client.reportResult(report);
+                return;
+            } catch (PsException e) {
+                boolean retryable = e.code() == ErrorCode.NOT_READY || e.code() == ErrorCode.UNKNOWN_KEY;
+                if (!retryable) {
+                    throw e;
+                }
+                if (!clock.instant().isBefore(deadline) || Thread.currentThread().isInterrupted()) {
+                    throw new PsException(ErrorCode.TIMEOUT, "the scheduler at " + client.base()
+                            + " did not take this worker's result within " + timeout + ": " + e.detail());
+                }
+                log.warn("could not report the result yet ({}); retrying in {} ms", e.getMessage(), interval.toMillis());
+                LockSupport.parkNanos(interval.toNanos());
+            }
         }
     }
 

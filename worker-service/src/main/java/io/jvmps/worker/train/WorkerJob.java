@@ -205,8 +205,8 @@ public class WorkerJob {
         state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
                 s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
                 accuracy, s.error()));
-        session.client().reportResult(new ResultReport(reg.nodeId(), evaluation.correct(), evaluation.examples(),
-                outcome.summary().seconds()));
+        session.reportResult(new ResultReport(reg.nodeId(), evaluation.correct(), evaluation.examples(),
+                outcome.summary().seconds()), props.getServerWaitTimeout(), props.getServerWaitInterval());
     }
 
     private static List<String> names(List<io.jvmps.common.sharding.ParamSpec> specs) {
@@ -243,6 +243,7 @@ public class WorkerJob {
         state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
                 s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
                 accuracy, s.error()));
-        session.client().reportResult(new ResultReport(reg.nodeId(), correct, shard.size(), summary.seconds()));
+        session.reportResult(new ResultReport(reg.nodeId(), correct, shard.size(), summary.seconds()),
+                props.getServerWaitTimeout(), props.getServerWaitInterval());
     }
 }
