@@ -20,6 +20,11 @@ public final class Routes {
      * out), request-response: first to learn the newest complete checkpoint, then to roll back to it.
      */
     public static final String RECOVER = "ps.v1.recover";
+    /**
+     * A worker asks to be expected in synchronous steps from a given step on (JSON {@link JoinRequest}
+     * in, JSON {@link JoinAnswer} out), request-response; SYNC mode only.
+     */
+    public static final String JOIN = "ps.v1.join";
     /** Seeds dense slices with initial values; the first initialisation of a slice wins. */
     public static final String DENSE_INIT = "ps.v1.dense.init";
     /** Pushes gradients for dense slices at one step. */

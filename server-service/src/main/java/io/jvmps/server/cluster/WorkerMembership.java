@@ -8,11 +8,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * Turns the scheduler's cluster views into the live worker set: a rank whose node is DEAD or FINISHED
- * is no longer waited for; a rank taken over by a new ALIVE node is live again. Thread-safe.
+ * is no longer waited for, and stays so (also when a restarted scheduler no longer lists it) until a
+ * worker joins at that rank again ({@link LiveWorkers#join}). A DEAD or FINISHED mark of an older node
+ * does not drop the node that joined after it. Thread-safe.
  */
 public final class WorkerMembership implements Consumer<ClusterView> {
     private static final Logger log = LoggerFactory.getLogger(WorkerMembership.class);
@@ -25,18 +29,18 @@ public final class WorkerMembership implements Consumer<ClusterView> {
     }
 
     @Override
-    public void accept(ClusterView view) {
+    public synchronized void accept(ClusterView view) {
         if (view == null) {
             return;
         }
-        BitSet gone = new BitSet();
+        BitSet before = live.live();
+        Map<Integer, String> leaving = new HashMap<>();
         for (NodeInfo w : view.workers()) {
-            if ((w.state() == NodeState.DEAD || w.state() == NodeState.FINISHED) && w.rank() < live.ranks()) {
-                gone.set(w.rank());
+            if (w.state() == NodeState.DEAD || w.state() == NodeState.FINISHED) {
+                leaving.put(w.rank(), w.nodeId());
             }
         }
-        BitSet before = live.live();
-        if (live.update(gone)) {
+        if (live.drop(leaving)) {
             log.warn("Cluster view epoch {}: live workers {} -> {} (synchronous steps wait only for live workers)",
                     view.epoch(), before, live.live());
         }

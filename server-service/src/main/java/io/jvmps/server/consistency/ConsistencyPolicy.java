@@ -55,4 +55,15 @@ public interface ConsistencyPolicy {
      */
     default void discardPending() {
     }
+
+    /**
+     * A worker asks to be expected from a step on (see {@link io.jvmps.common.protocol.JoinRequest}).
+     *
+     * @param serverRank this server's rank, for the answer
+     * @throws PsException INVALID_ARGUMENT in every mode but SYNC, where nothing waits for a worker
+     */
+    default io.jvmps.common.protocol.JoinAnswer join(io.jvmps.common.protocol.JoinRequest request, int serverRank) {
+        throw new PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT, "joining a running job ("
+                + io.jvmps.common.protocol.Routes.JOIN + ") is for SYNC mode; this server runs " + mode());
+    }
 }

@@ -5,18 +5,24 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The worker ranks a synchronous step still waits for: every rank of the job except those the
- * scheduler marked DEAD or FINISHED. Starts with all ranks live (workers that have not registered yet
- * are expected). Thread-safe; listeners run on the updating thread after a change.
+ * The worker ranks a synchronous step waits for. Every rank of the job starts live and expected from
+ * step 0 (workers that have not registered yet are expected). A rank the scheduler marked DEAD or
+ * FINISHED is dropped; a worker that takes the rank over comes back only by joining
+ * ({@link #join}), from the step it joined at, so steps before it do not wait for it. Thread-safe;
+ * listeners run on the updating thread after a change.
  */
 public final class LiveWorkers {
     private final int workers;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final long[] joinedAt;
+    private final String[] holders;
     private volatile BitSet live;
 
     /** @param workers number of worker ranks of the job */
     public LiveWorkers(int workers) {
         this.workers = workers;
+        this.joinedAt = new long[workers];
+        this.holders = new String[workers];
         BitSet all = new BitSet();
         all.set(0, workers);
         this.live = all;
@@ -37,20 +43,47 @@ public final class LiveWorkers {
         return live.get(rank);
     }
 
+    /** @return the ranks step {@code step} waits for: live and joined at or before it */
+    public synchronized BitSet expectedAt(long step) {
+        BitSet expected = live();
+        for (int r = expected.nextSetBit(0); r >= 0; r = expected.nextSetBit(r + 1)) {
+            if (joinedAt[r] > step) {
+                expected.clear(r);
+            }
+        }
+        return expected;
+    }
+
+    /** @return the first step the rank takes part in (0 unless it joined later) */
+    public synchronized long joinedAt(int rank) {
+        return joinedAt[rank];
+    }
+
+    /** @return the node id that joined at this rank, or null when none joined with an id */
+    public synchronized String holder(int rank) {
+        return holders[rank];
+    }
+
     /** @param listener told after every change */
     public void onChange(Runnable listener) {
         listeners.add(listener);
     }
 
     /**
-     * @param gone ranks no longer taking part (dead or finished)
+     * Drops ranks whose node left (DEAD or FINISHED), except a rank that a different node has joined
+     * since (a late mark of the node it replaced).
+     *
+     * @param leaving node id by rank, for the nodes that left
      * @return true when the live set changed
      */
-    public boolean update(BitSet gone) {
-        BitSet next = new BitSet();
-        next.set(0, workers);
-        next.andNot(gone);
+    public boolean drop(java.util.Map<Integer, String> leaving) {
         synchronized (this) {
+            BitSet next = live();
+            leaving.forEach((rank, nodeId) -> {
+                if (rank >= 0 && rank < workers && (holders[rank] == null || holders[rank].equals(nodeId))) {
+                    next.clear(rank);
+                }
+            });
             if (next.equals(live)) {
                 return false;
             }
@@ -58,5 +91,32 @@ public final class LiveWorkers {
         }
         listeners.forEach(Runnable::run);
         return true;
+    }
+
+    /**
+     * Makes {@code rank} live and expected from {@code step} on. The caller makes sure no step at or
+     * after {@code step} has been applied without it.
+     *
+     * @param nodeId the joining node's id
+     */
+    public void join(int rank, String nodeId, long step) {
+        synchronized (this) {
+            joinedAt[rank] = step;
+            holders[rank] = nodeId;
+            BitSet next = live();
+            next.set(rank);
+            live = next;
+        }
+        listeners.forEach(Runnable::run);
+    }
+
+    /**
+     * After a rollback to {@code step}: a worker that joined after it takes part from it again (every
+     * worker resumes its schedule there).
+     */
+    public synchronized void rewindTo(long step) {
+        for (int r = 0; r < workers; r++) {
+            joinedAt[r] = Math.min(joinedAt[r], step);
+        }
     }
 }

@@ -8,7 +8,13 @@ import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;
 import reactor.core.publisher.Mono;
 
+import io.jvmps.common.protocol.JoinAnswer;
+import io.jvmps.common.protocol.JoinRequest;
+
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
+import java.util.concurrent.CompletableFuture;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -55,6 +61,11 @@ public final class SyncPolicy implements ConsistencyPolicy {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "worker " + push.sender() + " was dropped from the job "
                     + "(the scheduler marked it DEAD or FINISHED); the other workers went on without it");
         }
+        long joined = live.joinedAt(push.sender());
+        if (push.step() < joined) {
+            throw new PsException(ErrorCode.WRONG_STEP, "worker " + push.sender() + " joined at step " + joined
+                    + " and cannot push step " + push.step());
+        }
         List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
         try {
             for (GradientPush.SliceGradient g : locked) {
@@ -87,6 +98,7 @@ public final class SyncPolicy implements ConsistencyPolicy {
     @Override
     public void discardPending() {
         pending.clear();
+        store.slices().stream().mapToLong(DenseSlice::version).min().ifPresent(live::rewindTo);
     }
 
     private void validate(DenseSlice slice, GradientPush push) {
@@ -108,15 +120,49 @@ public final class SyncPolicy implements ConsistencyPolicy {
         StepAccumulator acc = pending.compute(slice.key(),
                 (k, old) -> old != null && old.step() == push.step() ? old : new StepAccumulator(push.step()));
         acc.add(push.sender(), g.gradient());
-        if (acc.covers(live.live())) {
+        if (acc.covers(live.expectedAt(acc.step()))) {
             pending.remove(slice.key());
             updater.apply(slice, acc.mean());
         }
     }
 
-    /** After a worker was dropped: applies every pending step that now has all live workers' gradients. */
+    /**
+     * Makes a worker expected from {@code request.step()} on, provided no slice of this server has applied
+     * that step yet (checked and recorded under every slice's lock, so no step slips past in between).
+     */
+    @Override
+    public JoinAnswer join(JoinRequest request, int serverRank) {
+        SenderCheck.check(request.rank(), workers);
+        if (request.step() < 0) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "join step must be >= 0, got " + request.step());
+        }
+        List<DenseSlice> slices = store.slices().stream().sorted(Comparator.comparingLong(DenseSlice::key)).toList();
+        if (slices.isEmpty()) {
+            throw new PsException(ErrorCode.NOT_INITIALIZED, "this server holds no slices yet; join after init");
+        }
+        List<CompletableFuture<Void>> wake = new ArrayList<>();
+        int locked = 0;
+        try {
+            for (DenseSlice s : slices) {
+                s.lock();
+                locked++;
+            }
+            long max = slices.stream().mapToLong(DenseSlice::version).max().orElse(0);
+            if (max > request.step()) {
+                return new JoinAnswer(serverRank, false, max);
+            }
+            live.join(request.rank(), request.nodeId(), request.step());
+            return new JoinAnswer(serverRank, true, max);
+        } finally {
+            for (int i = locked - 1; i >= 0; i--) {
+                slices.get(i).unlock(wake);
+            }
+            wake.forEach(f -> f.complete(null));
+        }
+    }
+
+    /** After a worker was dropped or joined: applies every pending step that now has all live workers' gradients. */
     private void applyCompleteSteps() {
-        BitSet now = live.live();
         for (Long key : List.copyOf(pending.keySet())) {
             DenseSlice slice = store.get(key);
             if (slice == null) {
@@ -125,7 +171,8 @@ public final class SyncPolicy implements ConsistencyPolicy {
             slice.lock();
             try {
                 StepAccumulator acc = pending.get(key);
-                if (acc != null && acc.step() == slice.version() && acc.count() > 0 && acc.covers(now)) {
+                if (acc != null && acc.step() == slice.version() && acc.count() > 0
+                        && acc.covers(live.expectedAt(acc.step()))) {
                     pending.remove(key);
                     updater.apply(slice, acc.mean());
                 }
@@ -138,7 +185,7 @@ public final class SyncPolicy implements ConsistencyPolicy {
     private String describeWaiting(DenseSlice slice) {
         StepAccumulator acc = pending.get(slice.key());
         long step = slice.version();
-        BitSet waiting = live.live();
+        BitSet waiting = live.expectedAt(step);
         if (acc != null && acc.step() == step) {
             waiting.andNot(acc.pushed());
         }

@@ -222,4 +222,15 @@ class DenseRoutesTest {
         assertThat(status.slices()).isPositive();
         assertThat(status.expectedWorkers()).isEqualTo(1);
     }
+
+    @Test
+    void aJoinOutsideTheJobOrWithoutANodeIdIsRefusedByName() {
+        init(tensor(SliceKey.of(40, 0), 1f));
+        assertRejected(() -> requester.route(Routes.JOIN).data(new io.jvmps.common.protocol.JoinRequest(3, "w", 0))
+                .retrieveMono(io.jvmps.common.protocol.JoinAnswer.class).block(WAIT), "INVALID_ARGUMENT",
+                "sender rank 3 is outside the job's workers [0, 1)");
+        assertRejected(() -> requester.route(Routes.JOIN).data(new io.jvmps.common.protocol.JoinRequest(0, " ", 0))
+                .retrieveMono(io.jvmps.common.protocol.JoinAnswer.class).block(WAIT), "INVALID_ARGUMENT",
+                "needs rank, nodeId and step");
+    }
 }

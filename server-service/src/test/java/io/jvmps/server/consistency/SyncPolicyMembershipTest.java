@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.factory.Nd4j;
 
 import java.time.Duration;
-import java.util.BitSet;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -35,13 +34,10 @@ class SyncPolicyMembershipTest {
         assertThat(pull).isNotDone();
         assertThat(store.require(A).version()).isZero();
 
-        BitSet gone = new BitSet();
-        gone.set(2);
-        live.update(gone); // worker 2 never pushed: A applies with workers 0 and 1, B with worker 0 alone
+        live.drop(Map.of(2, "worker-2-a")); // worker 2 never pushed: A applies with workers 0 and 1, B with worker 0 alone
         assertThat(values(store, A)).containsExactly(-1f, -2f);
         assertThat(store.require(B).version()).isZero();
-        gone.set(1);
-        live.update(gone);
+        live.drop(Map.of(1, "worker-1-a"));
         assertThat(values(store, B)).containsExactly(4f);
         assertThat(pull.get(5, java.util.concurrent.TimeUnit.SECONDS)).hasSize(2);
 

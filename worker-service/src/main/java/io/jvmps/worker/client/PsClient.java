@@ -193,6 +193,24 @@ public class PsClient {
                 .block(timeout.plusSeconds(5));
     }
 
+    /**
+     * Asks every server to expect this worker in synchronous steps from {@code step} on (route
+     * {@link Routes#JOIN}).
+     *
+     * @param nodeId this worker's node id
+     * @return each server's answer, by rank
+     */
+    public List<io.jvmps.common.protocol.JoinAnswer> join(String nodeId, long step) {
+        io.jvmps.common.protocol.JoinRequest request = new io.jvmps.common.protocol.JoinRequest(rank, nodeId, step);
+        return Flux.range(0, shardMap.servers())
+                .flatMapSequential(server -> connections.requester(server).route(Routes.JOIN)
+                        .data(request).retrieveMono(io.jvmps.common.protocol.JoinAnswer.class)
+                        .timeout(timeout)
+                        .onErrorMap(e -> connections.translate(server, Routes.JOIN, e, timeout)))
+                .collectList()
+                .block(timeout.plusSeconds(5));
+    }
+
     /** Seeds every slice on the servers with initial values (first initialisation wins). */
     public void init(INDArray[] values) {
         sendAll(Routes.DENSE_INIT, -1, 0, values);

@@ -119,7 +119,7 @@ public class WorkerJob {
                 ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
                         () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap),
                         reg.rank(), resumable ? props.getRecoveryTimeout() : java.time.Duration.ZERO, clock);
-                long start = restored;
+                long start = joinStep(client, model, semantics, reg, restored);
                 int recoveries = 0;
                 TrainingSummary summary;
                 while (true) {
@@ -179,6 +179,29 @@ public class WorkerJob {
             }
             return summary;
         }
+    }
+
+    /**
+     * In SYNC mode, tells the servers to expect this worker from the step it starts at: the declared step
+     * for a fresh or restored job, a later one when it took over the rank of a worker that died while the
+     * others went on.
+     */
+    private long joinStep(PsClient client, TrainableModel model, ServerDescription semantics, RegisterResponse reg,
+                          long declared) {
+        if (semantics.mode() != io.jvmps.common.protocol.ConsistencyMode.SYNC) {
+            return declared;
+        }
+        long joined = new StepJoiner(client, clock).join(reg.nodeId(), declared, props.getRequestTimeout());
+        if (joined > declared) {
+            if (!model.localParams().isEmpty()) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, "the job is at step " + joined + ": a worker cannot "
+                        + "join a running job with worker-local parameters (ps.worker.placement=HYBRID), whose "
+                        + "values only the other workers hold");
+            }
+            log.warn("Joined a running job at step {} as worker rank {}: this rank's batches before it were not "
+                    + "trained on", joined, reg.rank());
+        }
+        return joined;
     }
 
     private ServerDescription semantics(ServerConnections connections, int workers) {

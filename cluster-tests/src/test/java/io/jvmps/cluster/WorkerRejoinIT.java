@@ -1,0 +1,95 @@
+package io.jvmps.cluster;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A worker killed with SIGKILL in SYNC mode and started again: once the scheduler marked it DEAD the new
+ * process takes its rank, joins the running job at a step the survivor has not applied yet (every server
+ * agrees on it), and both workers train to the last step together; the job is FINISHED with both results.
+ */
+class WorkerRejoinIT {
+    private static final Pattern ACCURACY = Pattern.compile("Test accuracy on this worker's shard .*: ([0-9.]+) ");
+    private static final Pattern RANK = Pattern.compile("Worker registered as \\S+ with rank (\\d)");
+    private static final Pattern JOINED = Pattern.compile("Joined a running job at step (\\d+) as worker rank (\\d)");
+    private static final int STEPS = 250;
+
+    @Test
+    void aRestartedWorkerTakesItsRankBackAndJoinsTheRunningJob() throws Exception {
+        try (LocalCluster cluster = new LocalCluster("worker-rejoin")) {
+            cluster.startScheduler(2, 2, "--ps.scheduler.heartbeat-timeout=3s",
+                    "--ps.scheduler.failure-check-interval=200ms");
+            for (int s = 0; s < 2; s++) {
+                cluster.startServer(s, 2, 2, "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.01",
+                        "--ps.consistency.mode=SYNC", "--ps.node.heartbeat-interval=300ms");
+            }
+            NodeProcess[] workers = new NodeProcess[2];
+            for (int w = 0; w < 2; w++) {
+                workers[w] = startWorker(cluster, w);
+            }
+            workers[1].awaitLog(Pattern.compile("epoch: 1 step: 20,"), Duration.ofMinutes(3));
+            String rank = workers[1].awaitLog(RANK, Duration.ofSeconds(1)).group(1);
+            workers[1].process().destroyForcibly().waitFor();
+            Instant killed = Instant.now();
+            NodeProcess.poll("the scheduler to mark the killed worker DEAD", Duration.ofSeconds(30),
+                    () -> get(cluster.schedulerPort(), "/api/v1/cluster").filter(b -> b.contains("\"DEAD\"")));
+
+            NodeProcess replacement = startWorker(cluster, 2);
+            Matcher joined = replacement.awaitLog(JOINED, Duration.ofMinutes(2));
+            long step = Long.parseLong(joined.group(1));
+            assertThat(joined.group(2)).as("the replacement takes the killed worker's rank").isEqualTo(rank);
+            assertThat(step).as("joined mid-job").isBetween(21L, (long) STEPS - 1);
+            System.out.printf("worker rank %s killed at %s; its replacement joined at step %d, %d s later%n", rank,
+                    killed, step, Duration.between(killed, Instant.now()).toSeconds());
+
+            for (NodeProcess w : new NodeProcess[] {workers[0], replacement}) {
+                assertThat(w.awaitExit(Duration.ofMinutes(4))).as(w.name() + "\n" + w.tail()).isZero();
+                String log = w.logText();
+                assertThat(log).contains("Training finished: " + STEPS + " steps");
+                Matcher accuracy = ACCURACY.matcher(log);
+                assertThat(accuracy.find()).as(w.tail()).isTrue();
+                assertThat(Double.parseDouble(accuracy.group(1))).as(w.name() + " test accuracy").isGreaterThan(0.3);
+            }
+            for (int s = 0; s < 2; s++) {
+                assertThat(cluster.logDir().resolve("server-" + s + ".log")).content()
+                        .as("server %d expects the replacement from the same step", s)
+                        .containsPattern("Worker rank " + rank + " \\(node [^)]+\\) joined at step " + step + "\\b");
+            }
+            String job = NodeProcess.poll("the scheduler's job to be FINISHED", Duration.ofSeconds(30),
+                    () -> get(cluster.schedulerPort(), "/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
+            assertThat(job).contains("\"workersReported\":2");
+        }
+    }
+
+    private static NodeProcess startWorker(LocalCluster cluster, int index) throws java.io.IOException {
+        return cluster.startWorker(index, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
+                "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",
+                "--ps.worker.epochs=10", "--ps.worker.max-steps=" + STEPS, "--ps.worker.seed=7",
+                "--ps.worker.log-interval=10", "--ps.worker.step-delay=150ms", "--ps.node.heartbeat-interval=300ms");
+    }
+
+    private static Optional<String> get(int port, String path) {
+        try {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(3)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? Optional.of(r.body()) : Optional.empty();
+        } catch (java.io.IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package io.jvmps.common.protocol;
+
+/**
+ * A server's answer to a {@link JoinRequest}.
+ *
+ * @param rank       the answering server's rank
+ * @param accepted   true when the worker is now expected from the requested step on
+ * @param maxVersion the highest version of this server's slices (steps {@code 0..maxVersion-1} are
+ *                   applied); when not accepted, the step to ask for next
+ */
+public record JoinAnswer(int rank, boolean accepted, long maxVersion) {
+}

@@ -1,0 +1,53 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.JoinAnswer;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.worker.client.PsClient;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Finds the step a worker joins a SYNC job at: it asks every server to expect it from a step on, and
+ * when a server has already applied that step (the others went on without this rank) asks again from
+ * that server's newest version, until every server accepts the same step. A fresh or restored job
+ * accepts the first request (no step can be applied without every live worker); a worker that took
+ * over a dead one's rank joins the step after the ones already under way.
+ */
+final class StepJoiner {
+    private final PsClient client;
+    private final Clock clock;
+
+    StepJoiner(PsClient client, Clock clock) {
+        this.client = client;
+        this.clock = clock;
+    }
+
+    /**
+     * @param nodeId  this worker's node id
+     * @param from    the first step to ask for (the step the servers declared)
+     * @param timeout how long to keep asking
+     * @return the step every server expects this worker from
+     * @throws PsException TIMEOUT when the servers kept moving past the asked step until the deadline
+     */
+    long join(String nodeId, long from, Duration timeout) {
+        Instant deadline = clock.instant().plus(timeout);
+        long step = from;
+        while (true) {
+            List<JoinAnswer> answers = client.join(nodeId, step);
+            long newest = answers.stream().mapToLong(JoinAnswer::maxVersion).max().orElse(step);
+            if (answers.stream().allMatch(JoinAnswer::accepted)) {
+                return step;
+            }
+            if (clock.instant().isAfter(deadline)) {
+                throw new PsException(ErrorCode.TIMEOUT, "could not join the job within " + timeout
+                        + ": the servers had applied up to step " + newest + ", last asked for step " + step
+                        + " (" + answers + ")");
+            }
+            step = Math.max(step + 1, newest);
+        }
+    }
+}
