@@ -79,6 +79,43 @@ public final class SchedulerClient {
         return send("GET", "/api/v1/cluster", null, ClusterView.class);
     }
 
+    /**
+     * Opens {@code GET /api/v1/cluster/stream} (server-sent events of cluster views).
+     *
+     * @return the open event stream; the caller reads it (see {@link ClusterViewEvents}) and closes it
+     * @throws PsException NOT_READY when the scheduler cannot be reached, or the code it answered
+     */
+    public java.io.InputStream openClusterStream() {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve("/api/v1/cluster/stream"))
+                .header("Accept", "text/event-stream")
+                .header(ClusterSecret.HTTP_HEADER, secret.headerValue()).GET().build();
+        HttpResponse<java.io.InputStream> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new PsException(ErrorCode.NOT_READY, "scheduler at " + base + " unreachable: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PsException(ErrorCode.NOT_READY, "interrupted while calling scheduler at " + base);
+        }
+        if (response.statusCode() != 200) {
+            try (java.io.InputStream body = response.body()) {
+                throw new PsException(ErrorCode.NOT_READY, "GET /api/v1/cluster/stream answered HTTP "
+                        + response.statusCode() + ": " + new String(body.readNBytes(512),
+                        java.nio.charset.StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new PsException(ErrorCode.NOT_READY, "GET /api/v1/cluster/stream answered HTTP "
+                        + response.statusCode());
+            }
+        }
+        return response.body();
+    }
+
+    /** @return the cluster view in this JSON text (a {@code view} event's data) */
+    public ClusterView parseView(String jsonText) {
+        return json.readValue(jsonText, ClusterView.class);
+    }
+
     /** Marks a node as finished; it then no longer counts as alive or dead. */
     public void leave(String nodeId) {
         send("DELETE", "/api/v1/nodes/" + nodeId, null, Void.class);

@@ -11,6 +11,8 @@ import io.jvmps.scheduler.config.ClusterProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Sinks;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -36,6 +38,7 @@ public class NodeRegistry {
     private final Map<NodeRole, Integer> expected = new EnumMap<>(NodeRole.class);
     private final Map<String, NodeInfo> nodes = new LinkedHashMap<>();
     private final Map<NodeRole, Long> registrations = new EnumMap<>(NodeRole.class);
+    private final Sinks.Many<ClusterView> changes = Sinks.many().replay().latest();
     private long epoch;
     private boolean startAnnounced;
 
@@ -57,6 +60,13 @@ public class NodeRegistry {
      * @throws PsException INVALID_ARGUMENT for bad input; {@link ClusterFullException} when the role is full
      */
     public synchronized Registration register(RegisterRequest request) {
+        long before = epoch;
+        Registration registration = registerLocked(request);
+        publishIfChanged(before);
+        return registration;
+    }
+
+    private Registration registerLocked(RegisterRequest request) {
         RegistrationValidator.validate(request);
         NodeRole role = request.role();
         NodeInfo previous = request.previousNodeId() == null ? null : nodes.get(request.previousNodeId());
@@ -108,6 +118,9 @@ public class NodeRegistry {
                     node.role().label(), node.rank(), now - node.lastHeartbeatMillis(), epoch);
         }
         nodes.put(nodeId, updated);
+        if (node.state() == NodeState.DEAD) {
+            publish();
+        }
         return view();
     }
 
@@ -123,6 +136,7 @@ public class NodeRegistry {
             epoch++;
             log.info("Node {} ({} rank {}) left, marked FINISHED (epoch {})", nodeId, node.role().label(),
                     node.rank(), epoch);
+            publish();
         }
         return view();
     }
@@ -146,6 +160,9 @@ public class NodeRegistry {
             nodes.put(node.nodeId(), node.withState(NodeState.DEAD));
             epoch++;
         }
+        if (!expired.isEmpty()) {
+            publish();
+        }
         return expired;
     }
 
@@ -153,6 +170,25 @@ public class NodeRegistry {
     public synchronized ClusterView view() {
         return new ClusterView(epoch, expected(NodeRole.SERVER), expected(NodeRole.WORKER),
                 List.copyOf(nodes.values()));
+    }
+
+    /**
+     * @return the cluster view after every membership or state change (each new epoch), as it happens; a
+     *         new subscriber first gets the latest view published so far (none before the first change)
+     */
+    public Flux<ClusterView> changes() {
+        return changes.asFlux();
+    }
+
+    private void publishIfChanged(long before) {
+        if (epoch != before) {
+            publish();
+        }
+    }
+
+    /** Called with the lock held, so emissions are serialised and in epoch order. */
+    private void publish() {
+        changes.tryEmitNext(view());
     }
 
     /** @return the node with this id, if registered */

@@ -48,13 +48,30 @@ public class ClusterConfiguration {
         };
     }
 
+    @Bean
+    io.jvmps.server.cluster.WorkerMembership workerMembership(io.jvmps.server.consistency.LiveWorkers liveWorkers) {
+        return new io.jvmps.server.cluster.WorkerMembership(liveWorkers);
+    }
+
     @Bean(destroyMethod = "close")
     SchedulerRegistrar schedulerRegistrar(SchedulerClient client, ServerIdentity identity, NodeProperties node,
                                           PsServerProperties server, Clock clock, ExitAction exit,
-                                          io.jvmps.server.consistency.LiveWorkers liveWorkers) {
+                                          io.jvmps.server.cluster.WorkerMembership membership) {
         return new SchedulerRegistrar(client, identity, node.host(),
                 new SchedulerRegistrar.Timing(server.registerTimeout(), server.registerRetry(), node.heartbeatInterval()),
-                clock, exit, new io.jvmps.server.cluster.WorkerMembership(liveWorkers));
+                clock, exit, membership);
+    }
+
+    /**
+     * Follows the scheduler's view stream, so a worker marked DEAD stops being waited for at once rather
+     * than at the next heartbeat. Silence beyond three keep-alive periods means a lost connection.
+     */
+    @Bean(initMethod = "start", destroyMethod = "close")
+    io.jvmps.common.cluster.ClusterViewWatcher clusterViewWatcher(SchedulerClient client, NodeProperties node,
+                                                                  io.jvmps.server.cluster.WorkerMembership membership,
+                                                                  Clock clock) {
+        return new io.jvmps.common.cluster.ClusterViewWatcher(client, membership, java.time.Duration.ofSeconds(30),
+                node.heartbeatInterval(), clock);
     }
 
     @Bean
