@@ -73,7 +73,7 @@ class SchedulerApiTest {
         http.post().uri("/api/v1/nodes").bodyValue(new RegisterRequest(NodeRole.SERVER, "h", 9001, 0, null))
                 .exchange().expectStatus().isEqualTo(HttpStatus.CONFLICT)
                 .expectBody()
-                .jsonPath("$.code").isEqualTo("INVALID_ARGUMENT")
+                .jsonPath("$.code").isEqualTo("RESOURCE_EXHAUSTED")
                 .jsonPath("$.message").value(m -> assertThat((String) m)
                         .contains("expected 1 (ps.cluster.server-num)").contains("currently registered 1"));
 

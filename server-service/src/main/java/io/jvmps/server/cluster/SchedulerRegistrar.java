@@ -135,8 +135,13 @@ public final class SchedulerRegistrar implements AutoCloseable {
                     + timing.timeout() + " (ps.server.register-timeout); last error: " + e.getMessage());
         } else {
             long ms = timing.retry().toMillis();
-            log.info("scheduler at {} not ready ({}), wait {} to retry...", client.base(), e.getMessage(),
-                    ms % 1000 == 0 ? ms / 1000 + " sec" : ms + " ms");
+            String wait = ms % 1000 == 0 ? ms / 1000 + " sec" : ms + " ms";
+            if (e.code() == ErrorCode.RESOURCE_EXHAUSTED) {
+                log.info("the job has all its servers ({}); waiting for the scheduler to mark one DEAD to take over "
+                        + "its rank, retry in {}...", e.detail(), wait);
+            } else {
+                log.info("scheduler at {} not ready ({}), wait {} to retry...", client.base(), e.getMessage(), wait);
+            }
             executor.schedule(() -> attempt(previousNodeId), timing.retry().toMillis(), TimeUnit.MILLISECONDS);
         }
     }

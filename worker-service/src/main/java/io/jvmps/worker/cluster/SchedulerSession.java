@@ -79,14 +79,21 @@ public class SchedulerSession implements AutoCloseable {
                 if (Thread.currentThread().isInterrupted()) {
                     throw new PsException(ErrorCode.NOT_READY, "interrupted while registering: " + e.detail());
                 }
-                if (e.code() != ErrorCode.NOT_READY || !clock.instant().isBefore(deadline)) {
-                    throw e.code() == ErrorCode.NOT_READY
+                boolean full = e.code() == ErrorCode.RESOURCE_EXHAUSTED;
+                if ((e.code() != ErrorCode.NOT_READY && !full) || !clock.instant().isBefore(deadline)) {
+                    throw e.code() == ErrorCode.NOT_READY || full
                             ? new PsException(ErrorCode.TIMEOUT, "scheduler at " + client.base()
-                            + " did not answer within " + timeout + ": " + e.detail())
+                            + (full ? " had no free worker rank" : " did not answer") + " within " + timeout + ": "
+                            + e.detail())
                             : e;
                 }
-                log.info("scheduler {} not reachable yet, wait {} sec to retry...", client.base(),
-                        retryInterval.toSeconds());
+                if (full) {
+                    log.info("the job has all its workers ({}); waiting for the scheduler to mark one DEAD to take "
+                            + "over its rank, retry in {} sec...", e.detail(), retryInterval.toSeconds());
+                } else {
+                    log.info("scheduler {} not reachable yet, wait {} sec to retry...", client.base(),
+                            retryInterval.toSeconds());
+                }
                 LockSupport.parkNanos(retryInterval.toNanos());
             }
         }
