@@ -70,6 +70,43 @@ class WorkerRejoinIT {
         }
     }
 
+    @Test
+    void aRestartedCtrWorkerJoinsTheRunningWideAndDeepJob() throws Exception {
+        try (LocalCluster cluster = new LocalCluster("worker-rejoin-ctr")) {
+            cluster.startScheduler(1, 2, "--ps.scheduler.heartbeat-timeout=3s",
+                    "--ps.scheduler.failure-check-interval=200ms");
+            cluster.startServer(0, 1, 2, "--ps.optimizer.type=ADAGRAD", "--ps.optimizer.learning-rate=0.2",
+                    "--ps.consistency.mode=SYNC", "--ps.node.heartbeat-interval=300ms");
+            NodeProcess[] workers = {startCtrWorker(cluster, 0), startCtrWorker(cluster, 1)};
+            workers[1].awaitLog(Pattern.compile("epoch: 1 step: 40,"), Duration.ofMinutes(3));
+            String rank = workers[1].awaitLog(RANK, Duration.ofSeconds(1)).group(1);
+            workers[1].process().destroyForcibly().waitFor();
+            NodeProcess replacement = startCtrWorker(cluster, 2);
+            Matcher joined = replacement.awaitLog(JOINED, Duration.ofMinutes(2));
+            assertThat(joined.group(2)).isEqualTo(rank);
+            long step = Long.parseLong(joined.group(1));
+            assertThat(step).as("joined mid-job").isGreaterThan(40L);
+
+            for (NodeProcess w : new NodeProcess[] {workers[0], replacement}) {
+                assertThat(w.awaitExit(Duration.ofMinutes(4))).as(w.name() + "\n" + w.tail()).isZero();
+                assertThat(w.logText()).contains("Training finished: 313 steps").contains("CTR test AUC");
+            }
+            assertThat(cluster.logDir().resolve("server-0.log")).content()
+                    .containsPattern("Worker rank " + rank + " \\(node [^)]+\\) joined at step " + step + "\\b");
+            String job = NodeProcess.poll("the scheduler's job to be FINISHED", Duration.ofSeconds(30),
+                    () -> get(cluster.schedulerPort(), "/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
+            assertThat(job).contains("\"workersReported\":2");
+        }
+    }
+
+    private static NodeProcess startCtrWorker(LocalCluster cluster, int index) throws java.io.IOException {
+        return cluster.startWorker(index, 1, 2, "--ps.worker.job=CTR", "--ps.worker.ctr.fields=4",
+                "--ps.worker.ctr.vocabulary=1000", "--ps.worker.ctr.crosses=1", "--ps.worker.ctr.train-size=20000",
+                "--ps.worker.ctr.test-size=2000", "--ps.worker.ctr.dim=4", "--ps.worker.batch-size=32",
+                "--ps.worker.epochs=1", "--ps.worker.log-interval=20", "--ps.worker.step-delay=100ms",
+                "--ps.node.heartbeat-interval=300ms");
+    }
+
     private static NodeProcess startWorker(LocalCluster cluster, int index) throws java.io.IOException {
         return cluster.startWorker(index, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
                 "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",

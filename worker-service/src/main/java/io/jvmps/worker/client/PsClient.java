@@ -103,6 +103,11 @@ public class PsClient {
         return shardMap;
     }
 
+    /** @return this worker's rank, which tags its pushes and joins */
+    public int rank() {
+        return rank;
+    }
+
     /** @return float32 bytes pushed (init and gradients) since start */
     public long bytesPushed() {
         return bytesPushed.get();

@@ -57,7 +57,7 @@ class CtrJob {
     record Outcome(TrainingSummary summary, CtrEvaluation evaluation) {
     }
 
-    Outcome run(ServerConnections connections, int rank, int workers, ServerDescription semantics,
+    Outcome run(ServerConnections connections, int rank, String nodeId, int workers, ServerDescription semantics,
                 StepReporterFactory reporters, TrainingState state) {
         CtrProperties c = props.getCtr();
         ClickDataSpec spec = new ClickDataSpec(c.getFields(), c.getVocabulary(), c.getZipf(), c.getCrosses(),
@@ -86,8 +86,10 @@ class CtrJob {
         state.phase(TrainingState.Phase.INITIALIZING);
         ParameterInitializer.seedOrAwait(dense, model.initialParams(props.getSeed()), rank,
                 props.getServerWaitTimeout(), clock);
+        long start = semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC
+                ? new StepJoiner(dense, clock).join(nodeId, 0, props.getRequestTimeout()) : 0;
         LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
-                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay());
+                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
         ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "embedding-store");
             t.setDaemon(true);

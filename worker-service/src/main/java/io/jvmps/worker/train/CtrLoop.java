@@ -44,7 +44,7 @@ public class CtrLoop implements TrainingLoop {
     @Override
     public TrainingSummary run() {
         long total = totalSteps();
-        long global = 0;
+        long global = settings.startStep();
         long samples = 0;
         double loss = Double.NaN;
         INDArray[] params = model.emptyParams();

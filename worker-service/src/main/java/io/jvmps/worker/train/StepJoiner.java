@@ -18,6 +18,8 @@ import java.util.List;
  * over a dead one's rank joins the step after the ones already under way.
  */
 final class StepJoiner {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(StepJoiner.class);
+
     private final PsClient client;
     private final Clock clock;
 
@@ -30,10 +32,19 @@ final class StepJoiner {
      * @param nodeId  this worker's node id
      * @param from    the first step to ask for (the step the servers declared)
      * @param timeout how long to keep asking
-     * @return the step every server expects this worker from
+     * @return the step every server expects this worker from (logged when later than {@code from})
      * @throws PsException TIMEOUT when the servers kept moving past the asked step until the deadline
      */
     long join(String nodeId, long from, Duration timeout) {
+        long step = firstAccepted(nodeId, from, timeout);
+        if (step > from) {
+            log.warn("Joined a running job at step {} as worker rank {}: this rank's batches before it were not "
+                    + "trained on", step, client.rank());
+        }
+        return step;
+    }
+
+    private long firstAccepted(String nodeId, long from, Duration timeout) {
         Instant deadline = clock.instant().plus(timeout);
         long step = from;
         while (true) {

@@ -198,8 +198,6 @@ public class WorkerJob {
                         + "join a running job with worker-local parameters (ps.worker.placement=HYBRID), whose "
                         + "values only the other workers hold");
             }
-            log.warn("Joined a running job at step {} as worker rank {}: this rank's batches before it were not "
-                    + "trained on", joined, reg.rank());
         }
         return joined;
     }
@@ -220,7 +218,7 @@ public class WorkerJob {
                     + "the servers run GEO (ps.consistency.mode)");
         }
         log.info("Training in {} mode: {}", semantics.mode(), semantics);
-        CtrJob.Outcome outcome = new CtrJob(props, clock, meters).run(connections, reg.rank(), workers, semantics,
+        CtrJob.Outcome outcome = new CtrJob(props, clock, meters).run(connections, reg.rank(), reg.nodeId(), workers, semantics,
                 dense -> new StepReporter(state, progress, dense, reg.nodeId(), clock, props.getLogInterval(), meters),
                 state);
         CtrEvaluation evaluation = outcome.evaluation();
