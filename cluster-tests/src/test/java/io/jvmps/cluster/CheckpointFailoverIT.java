@@ -109,6 +109,8 @@ class CheckpointFailoverIT {
     private static void killAndReplace(LocalCluster cluster, NodeProcess victim, NodeProcess[] workers, int servers,
                                        String[] serverArgs) throws Exception {
         victim.awaitLog(Pattern.compile("Checkpoint step 20: wrote part"), Duration.ofMinutes(3));
+        // ranks follow registration order, not launch order
+        String rank = victim.awaitLog(Pattern.compile("Server rank (\\d) registered"), Duration.ofSeconds(1)).group(1);
         victim.process().destroyForcibly().waitFor();
         LocalTime killedAt = LocalTime.now();
         NodeProcess replacement = cluster.startServerNamed("server-1-replacement", servers, WORKERS, serverArgs);
@@ -119,7 +121,8 @@ class CheckpointFailoverIT {
             System.out.printf("%s: server 1 killed at %s, resumed at checkpoint step %d at %s%n", worker.name(),
                     killedAt, step, timeOf(worker, RESUMED));
         }
-        assertThat(replacement.logText()).as(replacement.name()).contains("Server rank 1 registered", "Restored");
+        assertThat(replacement.logText()).as(replacement.name() + " takes the dead rank " + rank)
+                .contains("Server rank " + rank + " registered", "Restored");
     }
 
     private static String timeOf(NodeProcess node, Pattern what) {

@@ -1,12 +1,17 @@
 package io.jvmps.cluster;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -124,6 +129,26 @@ final class LocalCluster implements AutoCloseable {
         NodeProcess node = new NodeProcess(name, builder.start(), log);
         processes.add(node);
         return node;
+    }
+
+    /**
+     * @param path e.g. {@code /api/v1/job}
+     * @return the scheduler's 200 answer to a GET of {@code path}, or empty when it is not up or answers
+     *         otherwise (for polling)
+     */
+    Optional<String> schedulerGet(String path) {
+        try {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + schedulerPort + path))
+                            .timeout(Duration.ofSeconds(3)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? Optional.of(r.body()) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
     }
 
     @Override

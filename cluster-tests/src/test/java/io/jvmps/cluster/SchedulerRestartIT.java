@@ -2,14 +2,9 @@ package io.jvmps.cluster;
 
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -41,13 +36,13 @@ class SchedulerRestartIT {
                         "--ps.node.heartbeat-interval=300ms");
             }
             workers[0].awaitLog(Pattern.compile("epoch: 1 step: 20,"), Duration.ofMinutes(3));
-            List<String> before = nodes(get(cluster.schedulerPort(), "/api/v1/cluster").orElseThrow());
+            List<String> before = nodes(cluster.schedulerGet("/api/v1/cluster").orElseThrow());
             assertThat(before).hasSize(4);
             scheduler.process().destroyForcibly().waitFor();
             NodeProcess second = cluster.restartScheduler("scheduler-restarted", 2, 2);
 
             List<String> after = NodeProcess.poll("every node registered again", Duration.ofSeconds(30),
-                    () -> get(cluster.schedulerPort(), "/api/v1/cluster").map(SchedulerRestartIT::nodes)
+                    () -> cluster.schedulerGet("/api/v1/cluster").map(SchedulerRestartIT::nodes)
                             .filter(n -> n.size() == 4));
             assertThat(after).as("same ids and ranks after the restart").containsExactlyInAnyOrderElementsOf(before);
             for (NodeProcess worker : workers) {
@@ -55,7 +50,7 @@ class SchedulerRestartIT {
                 assertThat(worker.logText()).contains("Training finished: 60 steps");
             }
             String job = NodeProcess.poll("the new scheduler's job to be FINISHED", Duration.ofSeconds(30),
-                    () -> get(cluster.schedulerPort(), "/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
+                    () -> cluster.schedulerGet("/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
             assertThat(job).contains("\"workersReported\":2");
             assertThat(second.logText()).contains("came back with its rank");
         }
@@ -68,19 +63,5 @@ class SchedulerRestartIT {
             found.add(m.group(2) + " " + m.group(3) + " " + m.group(1));
         }
         return found;
-    }
-
-    private static Optional<String> get(int port, String path) {
-        try {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(3)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() == 200 ? Optional.of(r.body()) : Optional.empty();
-        } catch (java.io.IOException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
     }
 }

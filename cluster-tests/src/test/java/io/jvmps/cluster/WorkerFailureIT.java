@@ -2,13 +2,8 @@ package io.jvmps.cluster;
 
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -52,7 +47,7 @@ class WorkerFailureIT {
             assertThat(accuracy.find()).as(workers[0].tail()).isTrue();
             assertThat(Double.parseDouble(accuracy.group(1))).as("survivor's test accuracy").isGreaterThan(0.3);
             String job = NodeProcess.poll("the scheduler's job to be FINISHED", Duration.ofSeconds(30),
-                    () -> get(cluster.schedulerPort(), "/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
+                    () -> cluster.schedulerGet("/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
             assertThat(job).contains("\"workersReported\":1");
             assertThat(cluster.logDir().resolve("server-0.log")).content()
                     .containsPattern("live workers \\{0, 1} -> \\{[01]}");
@@ -68,19 +63,5 @@ class WorkerFailureIT {
             n++;
         }
         return n;
-    }
-
-    private static Optional<String> get(int port, String path) {
-        try {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(3)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() == 200 ? Optional.of(r.body()) : Optional.empty();
-        } catch (java.io.IOException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
     }
 }

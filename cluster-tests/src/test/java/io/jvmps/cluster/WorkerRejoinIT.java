@@ -2,13 +2,8 @@ package io.jvmps.cluster;
 
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -65,7 +60,7 @@ class WorkerRejoinIT {
                         .containsPattern("Worker rank " + rank + " \\(node [^)]+\\) joined at step " + step + "\\b");
             }
             String job = NodeProcess.poll("the scheduler's job to be FINISHED", Duration.ofSeconds(30),
-                    () -> get(cluster.schedulerPort(), "/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
+                    () -> cluster.schedulerGet("/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
             assertThat(job).contains("\"workersReported\":2");
         }
     }
@@ -94,7 +89,7 @@ class WorkerRejoinIT {
             assertThat(cluster.logDir().resolve("server-0.log")).content()
                     .containsPattern("Worker rank " + rank + " \\(node [^)]+\\) joined at step " + step + "\\b");
             String job = NodeProcess.poll("the scheduler's job to be FINISHED", Duration.ofSeconds(30),
-                    () -> get(cluster.schedulerPort(), "/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
+                    () -> cluster.schedulerGet("/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
             assertThat(job).contains("\"workersReported\":2");
         }
     }
@@ -112,19 +107,5 @@ class WorkerRejoinIT {
                 "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",
                 "--ps.worker.epochs=10", "--ps.worker.max-steps=" + STEPS, "--ps.worker.seed=7",
                 "--ps.worker.log-interval=10", "--ps.worker.step-delay=150ms", "--ps.node.heartbeat-interval=300ms");
-    }
-
-    private static Optional<String> get(int port, String path) {
-        try {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(3)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() == 200 ? Optional.of(r.body()) : Optional.empty();
-        } catch (java.io.IOException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
     }
 }
