@@ -132,6 +132,20 @@ final class LocalCluster implements AutoCloseable {
     }
 
     /**
+     * Starts the scheduler with fast failure detection (DEAD after 3 s of silence, checked every 200 ms) and
+     * {@code servers} SYNC servers with ADAM 0.01 that heartbeat every 300 ms: the set-up of the
+     * worker-failure tests.
+     */
+    void startSyncJobWithFastFailureDetection(int servers, int workers) throws IOException {
+        startScheduler(servers, workers, "--ps.scheduler.heartbeat-timeout=3s",
+                "--ps.scheduler.failure-check-interval=200ms");
+        for (int s = 0; s < servers; s++) {
+            startServer(s, servers, workers, "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.01",
+                    "--ps.consistency.mode=SYNC", "--ps.node.heartbeat-interval=300ms");
+        }
+    }
+
+    /**
      * @param path e.g. {@code /api/v1/job}
      * @return the scheduler's 200 answer to a GET of {@code path}, or empty when it is not up or answers
      *         otherwise (for polling)

@@ -21,12 +21,7 @@ class WorkerFailureIT {
     @Test
     void theSurvivorsFinishTheJobWithoutTheKilledWorker() throws Exception {
         try (LocalCluster cluster = new LocalCluster("worker-failure")) {
-            cluster.startScheduler(2, 2, "--ps.scheduler.heartbeat-timeout=3s",
-                    "--ps.scheduler.failure-check-interval=200ms");
-            for (int s = 0; s < 2; s++) {
-                cluster.startServer(s, 2, 2, "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.01",
-                        "--ps.consistency.mode=SYNC", "--ps.node.heartbeat-interval=300ms");
-            }
+            cluster.startSyncJobWithFastFailureDetection(2, 2);
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
                 workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",

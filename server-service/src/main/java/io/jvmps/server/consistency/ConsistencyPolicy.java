@@ -1,7 +1,11 @@
 package io.jvmps.server.consistency;
 
 import io.jvmps.common.protocol.ConsistencyMode;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.JoinAnswer;
+import io.jvmps.common.protocol.JoinRequest;
 import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.Routes;
 import io.jvmps.server.store.DenseSlice;
 import reactor.core.publisher.Mono;
 
@@ -57,13 +61,13 @@ public interface ConsistencyPolicy {
     }
 
     /**
-     * A worker asks to be expected from a step on (see {@link io.jvmps.common.protocol.JoinRequest}).
+     * A worker asks to be expected from a step on (see {@link JoinRequest}).
      *
      * @param serverRank this server's rank, for the answer
      * @throws PsException INVALID_ARGUMENT in every mode but SYNC, where nothing waits for a worker
      */
-    default io.jvmps.common.protocol.JoinAnswer join(io.jvmps.common.protocol.JoinRequest request, int serverRank) {
-        throw new PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT, "joining a running job ("
-                + io.jvmps.common.protocol.Routes.JOIN + ") is for SYNC mode; this server runs " + mode());
+    default JoinAnswer join(JoinRequest request, int serverRank) {
+        throw new PsException(ErrorCode.INVALID_ARGUMENT, "joining a running job (" + Routes.JOIN
+                + ") is for SYNC mode; this server runs " + mode());
     }
 }

@@ -2,6 +2,7 @@ package io.jvmps.server.consistency;
 
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -76,7 +77,7 @@ public final class LiveWorkers {
      * @param leaving node id by rank, for the nodes that left
      * @return true when the live set changed
      */
-    public boolean drop(java.util.Map<Integer, String> leaving) {
+    public boolean drop(Map<Integer, String> leaving) {
         synchronized (this) {
             BitSet next = live();
             leaving.forEach((rank, nodeId) -> {
