@@ -87,7 +87,8 @@ class CtrEmbeddingIT {
         }
     }
 
-    private static Map<Long, float[]> read(Path file) throws IOException {
+    /** @return the rows of a table exported by a worker ({@code <table>.rows}), by id */
+    static Map<Long, float[]> read(Path file) throws IOException {
         Map<Long, float[]> rows = new LinkedHashMap<>();
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
             int dim = in.readInt();

@@ -86,7 +86,13 @@ public record Checkpoint(long step, Path dir, List<CheckpointPart> parts) {
                         + " of its " + values[i].length + " elements");
             }
         }
+        List<io.jvmps.server.sparse.SparseRows> sparse;
+        try {
+            sparse = io.jvmps.server.sparse.SparseRows.merge(parts.stream().flatMap(p -> p.sparse().stream()).toList());
+        } catch (IllegalArgumentException e) {
+            throw new IOException("step " + step + ": " + e.getMessage(), e);
+        }
         return new CheckpointImage(step, params, first.optimizer(), slots, values, state,
-                parts.stream().map(CheckpointPart::ledger).toList());
+                parts.stream().map(CheckpointPart::ledger).toList(), sparse);
     }
 }

@@ -1,6 +1,8 @@
 package io.jvmps.server.checkpoint;
 
 import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.server.sparse.SparseRows;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -21,6 +23,10 @@ import java.util.List;
  *                                    float[length] values, then state slots x float[length]
  * int   ledger entries    per entry: int sender, long tag, long step, then the ack: int server,
  *                                    long step, int slices, long elements          (format 2 and later)
+ * int   sparse tables     per table: UTF name, int dim, long seed, float initScale, UTF optimizer
+ *                                    ("" = the servers' default), long initRows, int state slots,
+ *                                    long updates, int rows, then per row: long id, int update count,
+ *                                    float[dim x (1 + state slots)] values then state  (format 3 and later)
  * int   end magic 'PSCE'
  * </pre>
  * Reading checks every count against the declared model before allocating, so a damaged file fails
@@ -29,7 +35,7 @@ import java.util.List;
 public final class CheckpointFormat {
     static final int MAGIC = 0x5053434B;
     static final int END = 0x50534345;
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     private static final int MAX_STATE_SLOTS = 16;
     private static final int MAX_PARAMS = 1 << 20;
     private static final int FLOAT_RUN = 16 * 1024;
@@ -75,6 +81,10 @@ public final class CheckpointFormat {
             out.writeLong(e.ack().step());
             out.writeInt(e.ack().slices());
             out.writeLong(e.ack().elements());
+        }
+        out.writeInt(part.sparse().size());
+        for (SparseRows t : part.sparse()) {
+            writeSparse(out, t, run);
         }
         out.writeInt(END);
     }
@@ -150,30 +160,105 @@ public final class CheckpointFormat {
                         in.readLong(), in.readInt(), in.readLong())));
             }
         }
+        List<SparseRows> sparse = new ArrayList<>();
+        if (version >= 3) {
+            int tables = in.readInt();
+            check(tables >= 0 && tables <= MAX_PARAMS, "bad sparse table count " + tables);
+            for (int i = 0; i < tables; i++) {
+                sparse.add(readSparse(in, run));
+            }
+        }
         check(in.readInt() == END, "missing end marker");
-        return new CheckpointPart(step, rank, servers, optimizer, slots, params, slices, ledger);
+        return new CheckpointPart(step, rank, servers, optimizer, slots, params, slices, ledger, sparse);
+    }
+
+    private static void writeSparse(DataOutputStream out, SparseRows t, byte[] run) throws IOException {
+        SparseTableSpec spec = t.spec();
+        out.writeUTF(spec.name());
+        out.writeInt(spec.dim());
+        out.writeLong(spec.seed());
+        out.writeFloat(spec.initScale());
+        out.writeUTF(spec.optimizer() == null ? "" : spec.optimizer());
+        out.writeLong(spec.initRows());
+        out.writeInt(t.stateSlots());
+        out.writeLong(t.updates());
+        out.writeInt(t.rows());
+        for (int r = 0; r < t.rows(); r++) {
+            out.writeLong(t.ids()[r]);
+            out.writeInt(t.steps()[r]);
+            writeFloats(out, t.data(), r * t.stride(), t.stride(), run);
+        }
+    }
+
+    private static SparseRows readSparse(DataInputStream in, byte[] run) throws IOException {
+        String name = in.readUTF();
+        int dim = in.readInt();
+        long seed = in.readLong();
+        float initScale = in.readFloat();
+        String optimizer = in.readUTF();
+        long initRows = in.readLong();
+        SparseTableSpec spec;
+        try {
+            spec = new SparseTableSpec(name, dim, seed, initScale, optimizer.isEmpty() ? null : optimizer, initRows);
+        } catch (RuntimeException e) {
+            throw new IOException("damaged checkpoint part: " + e.getMessage(), e);
+        }
+        int slots = in.readInt();
+        long updates = in.readLong();
+        int rows = in.readInt();
+        check(slots >= 0 && slots <= MAX_STATE_SLOTS, "sparse table " + name + " has " + slots + " state slots");
+        int stride = dim * (1 + slots);
+        check(rows >= 0 && (long) rows * stride <= Integer.MAX_VALUE - 8, "sparse table " + name + " has " + rows
+                + " rows of " + stride + " floats");
+        // arrays grow as rows arrive, so a damaged count fails at the end of the file, not in one huge allocation
+        int capacity = Math.min(rows, 1 << 14);
+        long[] ids = new long[capacity];
+        int[] steps = new int[capacity];
+        float[] data = new float[capacity * stride];
+        for (int r = 0; r < rows; r++) {
+            if (r == capacity) {
+                capacity = (int) Math.min(rows, 2L * capacity);
+                ids = java.util.Arrays.copyOf(ids, capacity);
+                steps = java.util.Arrays.copyOf(steps, capacity);
+                data = java.util.Arrays.copyOf(data, capacity * stride);
+            }
+            ids[r] = in.readLong();
+            steps[r] = in.readInt();
+            readFloats(in, data, r * stride, stride, run);
+        }
+        return new SparseRows(spec, slots, updates, ids, steps, data);
     }
 
     private static void writeFloats(DataOutputStream out, float[] values, byte[] run) throws IOException {
+        writeFloats(out, values, 0, values.length, run);
+    }
+
+    private static void writeFloats(DataOutputStream out, float[] values, int at, int length, byte[] run)
+            throws IOException {
         ByteBuffer buf = ByteBuffer.wrap(run).order(ByteOrder.LITTLE_ENDIAN);
-        for (int from = 0; from < values.length; from += FLOAT_RUN) {
-            int n = Math.min(FLOAT_RUN, values.length - from);
+        for (int from = 0; from < length; from += FLOAT_RUN) {
+            int n = Math.min(FLOAT_RUN, length - from);
             buf.clear();
-            buf.asFloatBuffer().put(values, from, n);
+            buf.asFloatBuffer().put(values, at + from, n);
             out.write(run, 0, n * 4);
         }
     }
 
     private static float[] readFloats(DataInputStream in, int length, byte[] run) throws IOException {
         float[] values = new float[length];
+        readFloats(in, values, 0, length, run);
+        return values;
+    }
+
+    private static void readFloats(DataInputStream in, float[] into, int at, int length, byte[] run)
+            throws IOException {
         ByteBuffer buf = ByteBuffer.wrap(run).order(ByteOrder.LITTLE_ENDIAN);
         for (int from = 0; from < length; from += FLOAT_RUN) {
             int n = Math.min(FLOAT_RUN, length - from);
             in.readFully(run, 0, n * 4);
             buf.clear();
-            buf.asFloatBuffer().get(values, from, n);
+            buf.asFloatBuffer().get(into, at + from, n);
         }
-        return values;
     }
 
     private static void check(boolean ok, String what) throws IOException {

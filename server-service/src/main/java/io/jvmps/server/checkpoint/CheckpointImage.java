@@ -2,6 +2,7 @@ package io.jvmps.server.checkpoint;
 
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.common.sharding.Slice;
+import io.jvmps.server.sparse.SparseRows;
 
 import java.util.Arrays;
 import java.util.List;
@@ -17,9 +18,15 @@ import java.util.List;
  * @param values     values per parameter (flat, row-major)
  * @param state      per parameter, the state slots (flat, row-major)
  * @param ledgers    each writing server's push ledger, by rank
+ * @param sparse     the sparse tables, one copy per table joined from every part
  */
 public record CheckpointImage(long step, List<ParamSpec> params, String optimizer, int stateSlots, float[][] values,
-                              float[][][] state, List<List<LedgerEntry>> ledgers) {
+                              float[][][] state, List<List<LedgerEntry>> ledgers, List<SparseRows> sparse) {
+
+    /** @return this image without its sparse tables (so a holder of the dense part does not keep their rows) */
+    public CheckpointImage withoutSparse() {
+        return new CheckpointImage(step, params, optimizer, stateSlots, values, state, ledgers, List.of());
+    }
 
     /**
      * @return the push ledger to restore on server {@code rank} of {@code servers}: the part of the same

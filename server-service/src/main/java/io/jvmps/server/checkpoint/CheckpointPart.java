@@ -1,6 +1,7 @@
 package io.jvmps.server.checkpoint;
 
 import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.server.sparse.SparseRows;
 
 import java.util.List;
 
@@ -16,14 +17,23 @@ import java.util.List;
  * @param params     the declared model, in model order
  * @param slices     the writer's slices
  * @param ledger     the writer's push ledger: each worker's last push before {@code step}
+ * @param sparse     the rows of the sparse tables the writer holds, one copy per table
  */
 public record CheckpointPart(long step, int rank, int servers, String optimizer, int stateSlots,
-                             List<ParamSpec> params, List<SliceCopy> slices, List<LedgerEntry> ledger) {
+                             List<ParamSpec> params, List<SliceCopy> slices, List<LedgerEntry> ledger,
+                             List<SparseRows> sparse) {
     /** Copies the lists. */
     public CheckpointPart {
         params = List.copyOf(params);
         slices = List.copyOf(slices);
         ledger = List.copyOf(ledger);
+        sparse = List.copyOf(sparse);
+    }
+
+    /** A part without sparse tables. */
+    public CheckpointPart(long step, int rank, int servers, String optimizer, int stateSlots,
+                          List<ParamSpec> params, List<SliceCopy> slices, List<LedgerEntry> ledger) {
+        this(step, rank, servers, optimizer, stateSlots, params, slices, ledger, List.of());
     }
 
     /** A part without ledger entries. */

@@ -41,8 +41,23 @@ public final class CheckpointRestorer {
     /** Same, also restoring the push ledger ({@code ledger} may be null). */
     public CheckpointRestorer(CheckpointImage image, Path from, DenseStore store, Checkpointer checkpointer,
                               io.jvmps.server.consistency.PushLedger ledger) {
+        this(image, from, store, checkpointer, ledger, null);
+    }
+
+    /**
+     * Same, also keeping the checkpoint's sparse tables for their declaration ({@code sparse} may be null):
+     * a table declared later starts from the saved rows this server owns under the current server count.
+     */
+    public CheckpointRestorer(CheckpointImage image, Path from, DenseStore store, Checkpointer checkpointer,
+                              io.jvmps.server.consistency.PushLedger ledger, io.jvmps.server.sparse.SparseTables sparse) {
+        if (image != null && sparse != null && !image.sparse().isEmpty()) {
+            sparse.restoreWhenDeclared(image.sparse());
+            log.info("Sparse tables {} ({} rows) will be restored from step {} when declared",
+                    image.sparse().stream().map(t -> t.spec().name()).toList(),
+                    image.sparse().stream().mapToLong(io.jvmps.server.sparse.SparseRows::rows).sum(), image.step());
+        }
         this.ledger = ledger;
-        this.image = image;
+        this.image = image == null ? null : image.withoutSparse();
         this.from = from;
         this.store = store;
         this.checkpointer = checkpointer;

@@ -9,6 +9,8 @@ import io.jvmps.server.optimizer.OptimizerState;
 import io.jvmps.server.store.DeclaredModel;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;
+import io.jvmps.server.sparse.SparseRows;
+import io.jvmps.server.sparse.SparseTables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,8 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Takes this server's checkpoints. Each slice is copied at the moment its version reaches the
  * checkpoint's step (right after that update, under the slice's lock), so in SYNC mode the copies
- * form an exact cut at that step; once every slice this server owns is copied, a background thread
- * writes the part. Steps are due every {@code everySteps}, and at the next step once {@code interval}
+ * form an exact cut at that step; once every slice this server owns is copied, the sparse tables are
+ * copied too (see {@link #recordSparse}) and a background thread writes the part. Steps are due every {@code everySteps}, and at the next step once {@code interval}
  * has passed. On {@link #close()} (graceful shutdown) the pending writes finish and a final
  * checkpoint is written when the slices are at one common step. Thread-safe.
  */
@@ -55,6 +57,7 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
     private final String optimizerName;
     private final Clock clock;
     private volatile io.jvmps.server.consistency.PushLedger ledger;
+    private volatile SparseTables sparse;
     private final ConcurrentHashMap<Long, ConcurrentHashMap<Long, SliceCopy>> pending = new ConcurrentHashMap<>();
     private final AtomicLong timeTarget = new AtomicLong(-1);
     private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
@@ -85,6 +88,15 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
         this.ledger = pushes;
     }
 
+    /**
+     * @param tables the sparse tables copied into every checkpoint part. Each copy is taken when this
+     *               server's last slice reaches the checkpoint's step, under that slice's lock: in SYNC mode
+     *               no worker can have pulled that step yet, so no sparse push of a later step is in it
+     */
+    public void recordSparse(SparseTables tables) {
+        this.sparse = tables;
+    }
+
     /** Records that the slices start from a restored checkpoint at {@code step} (not written again). */
     public void restoredAt(long step) {
         lastStep = Math.max(lastStep, step);
@@ -107,7 +119,8 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
         if (copies.size() == owned && pending.remove(version, copies)) {
             timeTarget.compareAndSet(version, -1);
             List<SliceCopy> ready = new ArrayList<>(copies.values());
-            writer.execute(() -> write(version, map, ready));
+            List<SparseRows> tables = sparseCopies();
+            writer.execute(() -> write(version, map, ready, tables));
         }
     }
 
@@ -212,6 +225,7 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
                 slice.unlock();
             }
         }
+        List<SparseRows> tables = sparseCopies();
         long step = copies.isEmpty() ? 0 : copies.get(0).version();
         if (copies.stream().anyMatch(c -> c.version() != step)) {
             log.info("Final checkpoint skipped: the slices are not at one common step (the job stopped mid-step); "
@@ -221,10 +235,15 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
         if (step == 0 || step <= lastStep) {
             return;
         }
-        write(step, map, copies);
+        write(step, map, copies, tables);
     }
 
-    private void write(long step, ShardMap map, List<SliceCopy> copies) {
+    private List<SparseRows> sparseCopies() {
+        SparseTables tables = sparse;
+        return tables == null ? List.of() : tables.copyAll();
+    }
+
+    private void write(long step, ShardMap map, List<SliceCopy> copies, List<SparseRows> tables) {
         copies.sort(Comparator.comparingInt(SliceCopy::paramIndex).thenComparingLong(SliceCopy::offset));
         int slots = copies.isEmpty() ? 0 : copies.get(0).state().length;
         io.jvmps.server.consistency.PushLedger pushes = ledger;
@@ -234,14 +253,15 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
                 .sorted(Comparator.comparingInt(LedgerEntry::sender))
                 .toList();
         CheckpointPart part = new CheckpointPart(step, identity.rank(), map.servers(), optimizerName, slots,
-                map.params(), copies, entries);
+                map.params(), copies, entries, tables);
         long start = System.nanoTime();
         try {
             PartManifest m = files.write(part);
             lastWritten = clock.instant();
             lastStep = Math.max(lastStep, step);
-            log.info("Checkpoint step {}: wrote part {} of {} ({} slices, {} bytes) to {} in {} ms", step, m.rank(),
-                    m.servers(), m.slices(), m.bytes(), files.root(), (System.nanoTime() - start) / 1_000_000);
+            log.info("Checkpoint step {}: wrote part {} of {} ({} slices, {} sparse rows, {} bytes) to {} in {} ms",
+                    step, m.rank(), m.servers(), m.slices(), tables.stream().mapToLong(SparseRows::rows).sum(),
+                    m.bytes(), files.root(), (System.nanoTime() - start) / 1_000_000);
             files.prune(schedule.keep());
         } catch (IOException | RuntimeException e) {
             log.error("Checkpoint step {} could not be written to {}: {}", step, files.root(), e.toString());

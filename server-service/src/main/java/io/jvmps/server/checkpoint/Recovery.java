@@ -5,6 +5,8 @@ import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.RecoverAnswer;
 import io.jvmps.common.protocol.RecoverRequest;
 import io.jvmps.common.sharding.ShardMap;
+import io.jvmps.common.sparse.RowPlacement;
+import io.jvmps.server.sparse.SparseTables;
 import io.jvmps.common.sharding.Slice;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.consistency.ConsistencyPolicy;
@@ -26,7 +28,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Global rollback after a server was replaced: a restarted server restores the newest complete
  * checkpoint, so the surviving servers must go back to the same one, or workers would train on
- * parameters that no longer exist anywhere. Workers drive it ({@link RecoverRequest}); a server rolls
+ * parameters that no longer exist anywhere. Sparse tables go back with the dense slices: each server keeps
+ * the checkpoint's rows it owns under the current server count. Workers drive it ({@link RecoverRequest}); a server rolls
  * back once per server set (the node ids by rank), so every worker recovering from the same failure
  * can send the same request. A rollback fails every pull waiting on this server with
  * {@link ErrorCode#ROLLED_BACK}. Thread-safe (rollbacks are serialised).
@@ -41,6 +44,7 @@ public final class Recovery {
     private final ServerIdentity identity;
     private final long restoredAtStartup;
     private final io.jvmps.server.consistency.PushLedger ledger;
+    private final SparseTables sparse;
     private String servers;
     private long rollbackStep = -1;
 
@@ -56,6 +60,14 @@ public final class Recovery {
     /** Same, also rolling the push ledger back ({@code ledger} may be null). */
     public Recovery(Checkpointer checkpointer, DenseStore store, DeclaredModel model, ConsistencyPolicy policy,
                     ServerIdentity identity, long restoredAtStartup, io.jvmps.server.consistency.PushLedger ledger) {
+        this(checkpointer, store, model, policy, identity, restoredAtStartup, ledger, null);
+    }
+
+    /** Same, also rolling the sparse tables back ({@code sparse} may be null). */
+    public Recovery(Checkpointer checkpointer, DenseStore store, DeclaredModel model, ConsistencyPolicy policy,
+                    ServerIdentity identity, long restoredAtStartup, io.jvmps.server.consistency.PushLedger ledger,
+                    SparseTables sparse) {
+        this.sparse = sparse;
         this.ledger = ledger;
         this.checkpointer = checkpointer;
         this.store = store;
@@ -152,6 +164,10 @@ public final class Recovery {
             }
             policy.discardPending();
             LedgerEntries.restore(ledger, image.ledgerFor(rank, map.servers()));
+            if (sparse != null) {
+                int servers = map.servers();
+                sparse.restore(image.sparse(), id -> RowPlacement.serverOf(id, servers) == rank);
+            }
             checkpointer.rolledBack(image.step());
         } finally {
             locked.forEach(DenseSlice::unlock);
@@ -159,7 +175,7 @@ public final class Recovery {
         PsException why = new PsException(ErrorCode.ROLLED_BACK, "server " + rank + " rolled back to checkpoint step "
                 + image.step() + " because the server set changed; resume from step " + image.step());
         failed.forEach(f -> f.completeExceptionally(why));
-        log.warn("Rolled back {} slices to checkpoint step {} for server set [{}] ({} waiting pulls failed)",
-                locked.size(), image.step(), request.servers(), failed.size());
+        log.warn("Rolled back {} slices and {} sparse tables to checkpoint step {} for server set [{}] ({} waiting "
+                + "pulls failed)", locked.size(), image.sparse().size(), image.step(), request.servers(), failed.size());
     }
 }

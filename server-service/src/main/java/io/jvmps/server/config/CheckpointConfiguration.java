@@ -8,6 +8,7 @@ import io.jvmps.server.checkpoint.Recovery;
 import io.jvmps.server.checkpoint.Checkpointer;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.server.sparse.SparseTables;
 import io.jvmps.server.store.DeclaredModel;
 import io.jvmps.server.store.DenseStore;
 import io.micrometer.core.instrument.Gauge;
@@ -58,8 +59,10 @@ public class CheckpointConfiguration {
     @Bean
     CheckpointRestorer checkpointRestorer(CheckpointProperties props, DenseStore store, Optimizer optimizer,
                                           OptimizerProperties optimizerProps, Optional<Checkpointer> checkpointer,
-                                          Clock clock, io.jvmps.server.consistency.PushLedger ledger) {
+                                          Clock clock, io.jvmps.server.consistency.PushLedger ledger,
+                                          SparseTables sparse) {
         checkpointer.ifPresent(c -> c.recordLedger(ledger));
+        checkpointer.ifPresent(c -> c.recordSparse(sparse));
         if (!props.enabled() || props.restore() == CheckpointProperties.Restore.NONE) {
             return new CheckpointRestorer(null, null, store, null);
         }
@@ -80,7 +83,7 @@ public class CheckpointConfiguration {
             CheckpointImage image = cp.image();
             log.info("Will restore the checkpoint at step {} from {} ({} parts) when the workers declare the model",
                     cp.step(), cp.dir(), cp.servers());
-            return new CheckpointRestorer(image, cp.dir(), store, checkpointer.orElse(null), ledger);
+            return new CheckpointRestorer(image, cp.dir(), store, checkpointer.orElse(null), ledger, sparse);
         } catch (IOException e) {
             throw new UncheckedIOException("ps.checkpoint.dir " + props.dir() + ": cannot read checkpoints: "
                     + e.getMessage(), e);
@@ -90,9 +93,10 @@ public class CheckpointConfiguration {
     @Bean
     Recovery recovery(Optional<Checkpointer> checkpointer, DenseStore store, DeclaredModel model,
                       io.jvmps.server.consistency.ConsistencyPolicy policy, ServerIdentity identity,
-                      CheckpointRestorer restorer, io.jvmps.server.consistency.PushLedger ledger) {
+                      CheckpointRestorer restorer, io.jvmps.server.consistency.PushLedger ledger,
+                      SparseTables sparse) {
         return new Recovery(checkpointer.orElse(null), store, model, policy, identity,
-                restorer.step() > 0 ? restorer.step() : -1, ledger);
+                restorer.step() > 0 ? restorer.step() : -1, ledger, sparse);
     }
 
     private static double ageSeconds(Instant last, Clock clock) {

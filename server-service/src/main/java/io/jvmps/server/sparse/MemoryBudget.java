@@ -38,6 +38,11 @@ public final class MemoryBudget {
         }
     }
 
+    /** Gives back {@code bytes} taken earlier (a table rolled back or cleared). */
+    void release(long bytes) {
+        used.addAndGet(-bytes);
+    }
+
     /** @return bytes taken */
     public long used() {
         return used.get();

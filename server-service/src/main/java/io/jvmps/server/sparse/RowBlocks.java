@@ -81,6 +81,40 @@ final class RowBlocks {
         return rows;
     }
 
+    /** @return floats per row: the values, then each optimizer state slot */
+    int stride() {
+        return stride;
+    }
+
+    /** Copies every row, in row order, into a snapshot of the table. */
+    SparseRows copy(io.jvmps.common.sparse.SparseTableSpec spec, long updates) {
+        long[] idCopy = new long[rows];
+        int[] stepCopy = new int[rows];
+        float[] data = new float[Math.multiplyExact(rows, stride)];
+        for (int row = 0; row < rows; row++) {
+            idCopy[row] = id(row);
+            stepCopy[row] = steps.get(row / rowsPerBlock)[row % rowsPerBlock];
+            System.arraycopy(block(row), offset(row), data, row * stride, stride);
+        }
+        return new SparseRows(spec, stride / dim - 1, updates, idCopy, stepCopy, data);
+    }
+
+    /** Drops every row and block. */
+    void clear() {
+        values.clear();
+        ids.clear();
+        steps.clear();
+        rows = 0;
+    }
+
+    /** Appends row {@code index} of a snapshot as it is: values, optimizer state and update count. */
+    int appendCopy(SparseRows from, int index) {
+        int row = append(from.ids()[index], from.data(), index * stride);
+        System.arraycopy(from.data(), index * stride, block(row), offset(row), stride);
+        steps.get(row / rowsPerBlock)[row % rowsPerBlock] = from.steps()[index];
+        return row;
+    }
+
     int blocks() {
         return values.size();
     }

@@ -197,6 +197,49 @@ public final class SparseTable {
         }
     }
 
+    /** @return a copy of every row this table holds, with optimizer state and update counts */
+    public SparseRows copy() {
+        lock.readLock().lock();
+        try {
+            return blocks.copy(spec, updates);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Replaces every row with the rows of {@code from} that {@code owned} accepts (a checkpoint restored or
+     * rolled back to); {@code from} null empties the table. Memory is given back, then reserved again.
+     *
+     * @throws PsException INVALID_ARGUMENT when {@code from} is another table or has other optimizer state;
+     *                     RESOURCE_EXHAUSTED when the rows do not fit the cap (the table is then empty)
+     */
+    public void replaceWith(SparseRows from, java.util.function.LongPredicate owned) {
+        SparseRows mine = from == null ? null : from.filter(owned);
+        if (mine != null && (!mine.spec().equals(spec) || mine.stride() != blocks.stride())) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table '" + spec.name() + "' is declared as "
+                    + spec + " with " + (blocks.stride() / spec.dim() - 1) + " optimizer state slots; the checkpoint "
+                    + "holds " + mine.spec() + " with " + mine.stateSlots());
+        }
+        lock.writeLock().lock();
+        try {
+            budget.release(blocks.blocks() * blocks.blockBytes());
+            blocks.clear();
+            rowOf.clear();
+            updates = mine == null ? 0 : mine.updates();
+            if (mine == null) {
+                return;
+            }
+            budget.reserve(blocks.blocksFor(mine.rows()) * blocks.blockBytes(), "sparse table '" + spec.name()
+                    + "' restoring " + mine.rows() + " rows from a checkpoint");
+            for (int i = 0; i < mine.rows(); i++) {
+                rowOf.put(mine.ids()[i], blocks.appendCopy(mine, i));
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
     /** @return this table's status on this server */
     public SparseTableStatus status() {
         return new SparseTableStatus(spec.name(), spec.dim(), optimizer.describe(), rows(), bytes(), updates());

@@ -24,6 +24,7 @@ public final class SparseTables {
     private final OptimizerType defaultType;
     private final Function<OptimizerType, Optimizer> optimizers;
     private final MemoryBudget budget;
+    private final ConcurrentMap<String, SparseRows> restoreOnDeclare = new ConcurrentHashMap<>();
 
     /**
      * @param defaultType the optimizer of tables that name none ({@code ps.optimizer.type})
@@ -58,7 +59,13 @@ public final class SparseTables {
         OptimizerType type = typeOf(spec);
         SparseTable table = tables.computeIfAbsent(spec.name(), name -> {
             SparseTable created = new SparseTable(spec, optimizers.apply(type), budget);
-            created.createRows(spec.initRows(), owned);
+            SparseRows saved = restoreOnDeclare.get(name);
+            if (saved != null) {
+                created.replaceWith(saved, owned); // refuses a declaration that differs from the checkpoint's
+                restoreOnDeclare.remove(name, saved);
+            } else {
+                created.createRows(spec.initRows(), owned);
+            }
             return created;
         });
         SparseTableSpec held = table.spec();
@@ -86,6 +93,39 @@ public final class SparseTables {
     /** @return the tables, in no particular order */
     public List<SparseTable> all() {
         return List.copyOf(tables.values());
+    }
+
+    /** @return a copy of every table's rows, by table name */
+    public List<SparseRows> copyAll() {
+        return tables.values().stream().map(SparseTable::copy)
+                .sorted(java.util.Comparator.comparing(c -> c.spec().name())).toList();
+    }
+
+    /**
+     * Puts the tables back as a checkpoint holds them: a declared table gets the checkpoint's rows that
+     * {@code owned} accepts, or none if the checkpoint does not have it (it was declared after); a table the
+     * checkpoint has but nobody declared here yet gets its rows when it is declared.
+     *
+     * @param saved the checkpoint's tables, one copy per table
+     * @param owned which ids this server holds
+     */
+    public void restore(List<SparseRows> saved, LongPredicate owned) {
+        restoreOnDeclare.clear();
+        java.util.Map<String, SparseRows> byName = new java.util.HashMap<>();
+        saved.forEach(rows -> byName.put(rows.spec().name(), rows));
+        for (SparseTable table : tables.values()) {
+            table.replaceWith(byName.remove(table.spec().name()), owned);
+        }
+        restoreOnDeclare.putAll(byName);
+    }
+
+    /**
+     * Keeps a checkpoint's tables for their declaration (at start-up, before any worker declared them):
+     * a table declared later starts from the saved rows this server owns instead of its initial rows.
+     */
+    public void restoreWhenDeclared(List<SparseRows> saved) {
+        restoreOnDeclare.clear();
+        saved.forEach(rows -> restoreOnDeclare.put(rows.spec().name(), rows));
     }
 
     /** @return the shared memory cap */

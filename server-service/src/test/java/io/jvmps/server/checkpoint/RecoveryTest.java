@@ -14,6 +14,11 @@ import io.jvmps.server.consistency.SyncPolicy;
 import io.jvmps.server.optimizer.Optimizer;
 import io.jvmps.server.optimizer.OptimizerSettings;
 import io.jvmps.server.optimizer.OptimizerType;
+import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.common.sparse.UpdateKind;
+import io.jvmps.server.sparse.MemoryBudget;
+import io.jvmps.server.sparse.SparseTable;
+import io.jvmps.server.sparse.SparseTables;
 import io.jvmps.server.store.DeclaredModel;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;
@@ -58,14 +63,23 @@ class RecoveryTest {
                 new Checkpointer.Schedule(2, Duration.ZERO, 3), store, model, identity, adam, "ADAM",
                 Clock.systemUTC());
         SyncPolicy policy = new SyncPolicy(new PolicyContext(store, adam, 1, Duration.ofSeconds(30), 0, checkpointer));
-        Recovery recovery = new Recovery(checkpointer, store, model, policy, identity, -1);
+        SparseTables sparse = new SparseTables(OptimizerType.ADAM,
+                type -> type.create(new OptimizerSettings(0.01, 0, false, 0.9, 0.999, 1e-8)), new MemoryBudget(1L << 26));
+        SparseTable table = sparse.declare(new SparseTableSpec("emb", 3, 1, 0.1f, null));
+        checkpointer.recordSparse(sparse);
+        Recovery recovery = new Recovery(checkpointer, store, model, policy, identity, -1, null, sparse);
         recovery.declared("server-a");
 
         float[] atStep4 = null;
+        float[] rowsAtStep4 = null;
+        long[] ids = {0, 1, 2, 3, 4, 100};
         for (int step = 0; step < 5; step++) {
+            // a worker pushes its rows' gradients, then the dense ones, for each step
+            table.push(new long[] {step, 100}, new float[] {1, 2, 3, -1, -2, -3}, UpdateKind.GRADIENT);
             push(policy, store, map, step);
             if (step == 3) {
                 atStep4 = values(store, map.slices().get(0));
+                rowsAtStep4 = pull(table, ids);
             }
         }
         DenseSlice first = store.get(map.slices().get(0).key());
@@ -77,6 +91,9 @@ class RecoveryTest {
         assertThat(rolled.rolledBack()).isTrue();
         assertThat(first.version()).isEqualTo(4);
         assertThat(values(store, map.slices().get(0))).containsExactly(atStep4);
+        assertThat(pull(table, ids)).as("the table's rows at checkpoint 4, Adam state included")
+                .containsExactly(rowsAtStep4);
+        assertThat(table.rows()).as("row 4 was created after the checkpoint").isEqualTo(5);
         assertThatThrownBy(waitingPull::get).isInstanceOf(ExecutionException.class)
                 .cause().isInstanceOfSatisfying(PsException.class,
                         e -> assertThat(e.code()).isEqualTo(ErrorCode.ROLLED_BACK));
@@ -106,6 +123,12 @@ class RecoveryTest {
                         Nd4j.valueArrayOf(new long[] {s.length()}, 0.1 * (step + 1), DataType.FLOAT)))
                 .toList();
         policy.accept(new GradientPush(0, step, gradients));
+    }
+
+    private static float[] pull(SparseTable table, long[] ids) {
+        float[] out = new float[ids.length * table.spec().dim()];
+        table.pull(ids, out);
+        return out;
     }
 
     private static float[] values(DenseStore store, Slice slice) {

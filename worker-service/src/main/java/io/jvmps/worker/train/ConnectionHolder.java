@@ -10,6 +10,11 @@ final class ConnectionHolder implements AutoCloseable {
         this.current = first;
     }
 
+    /** @return the connections held now */
+    ServerConnections current() {
+        return current;
+    }
+
     void replace(ServerConnections next) {
         close();
         current = next;

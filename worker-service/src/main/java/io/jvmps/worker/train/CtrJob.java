@@ -3,6 +3,7 @@ package io.jvmps.worker.train;
 import io.jvmps.common.codec.TensorChunker;
 import io.jvmps.common.embedding.CacheStats;
 import io.jvmps.common.embedding.EmbeddingCacheManager;
+import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.common.sparse.SparseTableSpec;
@@ -26,9 +27,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A worker's click-through-rate job once the servers answer: generate the seeded click data, declare the
@@ -46,6 +54,8 @@ class CtrJob {
     private final WorkerProperties props;
     private final Clock clock;
     private final TrainingMeters meters;
+    private final Map<String, AtomicReference<Supplier<CacheStats>>>
+            cacheStats = new HashMap<>();
 
     CtrJob(WorkerProperties props, Clock clock, TrainingMeters meters) {
         this.props = props;
@@ -57,8 +67,13 @@ class CtrJob {
     record Outcome(TrainingSummary summary, CtrEvaluation evaluation) {
     }
 
-    Outcome run(ServerConnections connections, int rank, String nodeId, int workers, ServerDescription semantics,
-                StepReporterFactory reporters, TrainingState state) {
+    /**
+     * @param held      the connections to the servers, replaced after a recovery
+     * @param reconnect waits (up to the given time) until every server is alive and reachable again
+     */
+    Outcome run(ConnectionHolder held, Function<Duration, ServerConnections> reconnect, int rank, String nodeId,
+                int workers, ServerDescription semantics, StepReporterFactory reporters, TrainingState state) {
+        ServerConnections connections = held.current();
         CtrProperties c = props.getCtr();
         ClickDataSpec spec = new ClickDataSpec(c.getFields(), c.getVocabulary(), c.getZipf(), c.getCrosses(),
                 c.getWeightSigma(), c.getCrossSigma(), c.getBias(), props.getSeed());
@@ -68,12 +83,8 @@ class CtrJob {
         ShardMap shardMap = ShardMap.compute(model.params(), connections.size());
         PsClient dense = new PsClient(connections, shardMap, rank, props.getRequestTimeout(),
                 TensorChunker.DEFAULT_CHUNK_BYTES);
-        SparseClient sparse = new SparseClient(connections, rank, props.getRequestTimeout(), SPARSE_FRAME_BYTES);
-        String optimizer = c.getTableOptimizer().isBlank() ? null : c.getTableOptimizer();
-        sparse.declare(new SparseTableSpec(WIDE_TABLE, 1, props.getSeed(), 0f, optimizer));
-        long initRows = c.isInitInServer() ? spec.distinctValues() : 0;
-        java.util.List<io.jvmps.common.sparse.SparseTableStatus> declared = sparse.declare(new SparseTableSpec(
-                DEEP_TABLE, c.getDim(), props.getSeed() + 1, c.getInitScale(), optimizer, initRows));
+        SparseClient sparse = sparseClient(connections, rank);
+        List<io.jvmps.common.sparse.SparseTableStatus> declared = declareTables(sparse, spec);
         log.info(String.format(Locale.ROOT, "Table %s declared: %d rows of dim %d (%.1f MB of values) in the vocabulary; "
                         + "held now on the servers: %s", DEEP_TABLE, spec.distinctValues(), c.getDim(),
                 spec.distinctValues() * c.getDim() * 4 / 1e6, declared.stream().map(t -> String.format(Locale.ROOT,
@@ -84,36 +95,68 @@ class CtrJob {
                 train.size(), test.size(), train.clickRate(), test.oracleAuc(), c.getDim(), c.getHidden1(),
                 c.getHidden2(), c.getVocabCacheSize()));
         state.phase(TrainingState.Phase.INITIALIZING);
+        long restored = dense.declare(); // servers with a checkpoint restore it here (the tables at their declaration)
+        boolean resumable = semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC
+                || semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.ASYNC;
+        if (restored > 0) {
+            if (!resumable) {
+                throw new PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT, "the servers restored a "
+                        + "checkpoint at step " + restored + ", but resuming is supported in SYNC and ASYNC modes, not "
+                        + semantics.mode());
+            }
+            log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
+        }
         ParameterInitializer.seedOrAwait(dense, model.initialParams(props.getSeed()), rank,
                 props.getServerWaitTimeout(), clock);
         long start = semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC
-                ? new StepJoiner(dense, clock).join(nodeId, 0, props.getRequestTimeout()) : 0;
-        LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
-                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
+                ? new StepJoiner(dense, clock).join(nodeId, restored, props.getRequestTimeout()) : restored;
+        ServerRecovery recovery = new ServerRecovery(reconnect, next -> new PsClient(next, shardMap, rank,
+                props.getRequestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.getSeed()),
+                rank, resumable ? props.getRecoveryTimeout() : Duration.ZERO, clock,
+                next -> declareTables(sparseClient(next, rank), spec));
         ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "embedding-store");
             t.setDaemon(true);
             return t;
         });
-        TrainingSummary summary;
-        try (EmbeddingLookup wide = lookup(sparse, WIDE_TABLE, 1, semantics, prefetch);
-             EmbeddingLookup deep = lookup(sparse, DEEP_TABLE, c.getDim(), semantics, prefetch)) {
-            state.phase(TrainingState.Phase.TRAINING);
-            try {
-                summary = new CtrLoop(model, train, wide, deep, dense, settings, rank, workers, reporters.create(dense))
-                        .run();
-            } catch (RuntimeException e) {
-                log.warn("Training stopped ({}); writing the embedding caches' changed rows back before leaving",
-                        e.getMessage());
-                wide.close();
-                deep.close();
-                logCache(WIDE_TABLE, wide.stats());
-                logCache(DEEP_TABLE, deep.stats());
-                log.info("Embedding caches written back after the stop");
-                throw e;
+        TrainingSummary summary = null;
+        try {
+            int recoveries = 0;
+            while (summary == null) {
+                LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
+                        props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
+                EmbeddingLookup wide = lookup(sparse, WIDE_TABLE, 1, semantics, prefetch);
+                EmbeddingLookup deep = lookup(sparse, DEEP_TABLE, c.getDim(), semantics, prefetch);
+                state.phase(TrainingState.Phase.TRAINING);
+                try {
+                    summary = new CtrLoop(model, train, wide, deep, dense, settings, rank, workers,
+                            reporters.create(dense)).run();
+                    wide.close();
+                    deep.close();
+                    logCache(WIDE_TABLE, wide.stats());
+                    logCache(DEEP_TABLE, deep.stats());
+                } catch (PsException e) {
+                    if (!recovery.recovers(e)) {
+                        writeBackOnStop(wide, deep, e);
+                        throw e;
+                    }
+                    state.phase(TrainingState.Phase.RECOVERING);
+                    log.warn("Lost the servers' state ({}); recovering from their newest checkpoint. The embedding "
+                            + "caches' rows are dropped unwritten: they belong to steps the servers roll back",
+                            e.getMessage());
+                    held.close();
+                    ServerRecovery.Resumed resumed = recovery.recover(e);
+                    held.replace(resumed.connections());
+                    dense = resumed.client();
+                    sparse = sparseClient(resumed.connections(), rank);
+                    start = resumed.step();
+                    recoveries++;
+                    log.warn("Recovery {} done: resuming at checkpoint step {}", recoveries, start);
+                } catch (RuntimeException e) {
+                    writeBackOnStop(wide, deep, e);
+                    throw e;
+                }
             }
-            logCache(WIDE_TABLE, wide.stats());
-            logCache(DEEP_TABLE, deep.stats());
         } finally {
             prefetch.shutdownNow();
         }
@@ -144,6 +187,31 @@ class CtrJob {
         return new Outcome(summary, evaluation);
     }
 
+    private SparseClient sparseClient(ServerConnections connections, int rank) {
+        return new SparseClient(connections, rank, props.getRequestTimeout(), SPARSE_FRAME_BYTES);
+    }
+
+    /** Declares the wide and deep tables (idempotent); returns the deep table's status on each server. */
+    private List<io.jvmps.common.sparse.SparseTableStatus> declareTables(SparseClient sparse,
+                                                                                  ClickDataSpec spec) {
+        CtrProperties c = props.getCtr();
+        String optimizer = c.getTableOptimizer().isBlank() ? null : c.getTableOptimizer();
+        sparse.declare(new SparseTableSpec(WIDE_TABLE, 1, props.getSeed(), 0f, optimizer));
+        long initRows = c.isInitInServer() ? spec.distinctValues() : 0;
+        return sparse.declare(new SparseTableSpec(DEEP_TABLE, c.getDim(), props.getSeed() + 1, c.getInitScale(),
+                optimizer, initRows));
+    }
+
+    private static void writeBackOnStop(EmbeddingLookup wide, EmbeddingLookup deep, RuntimeException e) {
+        log.warn("Training stopped ({}); writing the embedding caches' changed rows back before leaving",
+                e.getMessage());
+        wide.close();
+        deep.close();
+        logCache(WIDE_TABLE, wide.stats());
+        logCache(DEEP_TABLE, deep.stats());
+        log.info("Embedding caches written back after the stop");
+    }
+
     private EmbeddingLookup lookup(SparseClient sparse, String table, int dim, ServerDescription semantics,
                                    ExecutorService prefetch) {
         CtrProperties c = props.getCtr();
@@ -157,7 +225,12 @@ class CtrJob {
         }
         EmbeddingCacheManager cache = new EmbeddingCacheManager(dim, c.getVocabCacheSize(), c.getEviction(),
                 new SparseRowStore(sparse, table, dim), prefetch);
-        meters.embeddingCache(table, cache::stats);
+        cacheStats.computeIfAbsent(table, name -> {
+            AtomicReference<Supplier<CacheStats>> current =
+                    new AtomicReference<>(() -> CacheStats.NONE);
+            meters.embeddingCache(name, () -> current.get().get()); // registered once; follows the cache after a recovery
+            return current;
+        }).set(cache::stats);
         return new CachedLookup(cache, (float) rate);
     }
 

@@ -41,6 +41,7 @@ final class ServerRecovery {
     private final int rank;
     private final Duration timeout;
     private final Clock clock;
+    private final java.util.function.Consumer<ServerConnections> declareMore;
 
     /**
      * @param connect       waits (up to the given time) until every server is alive and reachable
@@ -50,6 +51,18 @@ final class ServerRecovery {
      */
     ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, PsClient> clients,
                    Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock) {
+        this(connect, clients, initialValues, rank, timeout, clock, connections -> { });
+    }
+
+    /**
+     * Same, with {@code declareMore} run on the new connections right after the dense model is declared
+     * and before the rollback (the CTR job declares its sparse tables there, so a restarted server has
+     * them when it rolls back).
+     */
+    ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, PsClient> clients,
+                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock,
+                   java.util.function.Consumer<ServerConnections> declareMore) {
+        this.declareMore = declareMore;
         this.connect = connect;
         this.clients = clients;
         this.initialValues = initialValues;
@@ -84,6 +97,7 @@ final class ServerRecovery {
                 connections = connect.apply(left);
                 PsClient client = clients.apply(connections);
                 client.declareAll();
+                declareMore.accept(connections);
                 if (rank == 0) {
                     client.init(initialValues.get());
                 }

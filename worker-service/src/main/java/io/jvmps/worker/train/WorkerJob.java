@@ -91,7 +91,7 @@ public class WorkerJob {
             try (ConnectionHolder held = new ConnectionHolder(first)) {
                 ServerConnections connections = first;
                 if (props.getJob() == WorkerProperties.JobKind.CTR) {
-                    runCtr(connections, reg, workers, progress);
+                    runCtr(held, left -> awaitServers(expectedServers, left), reg, workers, progress);
                     state.phase(TrainingState.Phase.FINISHED);
                     return 0;
                 }
@@ -211,14 +211,16 @@ public class WorkerJob {
         return semantics;
     }
 
-    private void runCtr(ServerConnections connections, RegisterResponse reg, int workers, ProgressReporter progress) {
-        ServerDescription semantics = semantics(connections, workers);
+    private void runCtr(ConnectionHolder held, java.util.function.Function<java.time.Duration, ServerConnections> reconnect,
+                        RegisterResponse reg, int workers, ProgressReporter progress) {
+        ServerDescription semantics = semantics(held.current(), workers);
         if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=CTR runs in SYNC, ASYNC or SSP mode; "
                     + "the servers run GEO (ps.consistency.mode)");
         }
         log.info("Training in {} mode: {}", semantics.mode(), semantics);
-        CtrJob.Outcome outcome = new CtrJob(props, clock, meters).run(connections, reg.rank(), reg.nodeId(), workers, semantics,
+        CtrJob.Outcome outcome = new CtrJob(props, clock, meters).run(held, reconnect, reg.rank(), reg.nodeId(), workers,
+                semantics,
                 dense -> new StepReporter(state, progress, dense, reg.nodeId(), clock, props.getLogInterval(), meters),
                 state);
         CtrEvaluation evaluation = outcome.evaluation();
