@@ -44,20 +44,11 @@ class CtrEmbeddingIT {
         assertThat(Double.parseDouble(cache.group(1))).as("hit rate").isGreaterThan(0.5);
 
         for (String table : List.of("ctr.wide", "ctr.deep")) {
-            Map<Long, float[]> a = read(direct.dir.resolve("worker-0").resolve(table + ".rows"));
-            Map<Long, float[]> b = read(cached.dir.resolve("worker-0").resolve(table + ".rows"));
-            assertThat(b.keySet()).isEqualTo(a.keySet());
-            double maxDiff = 0;
-            double moved = 0;
-            for (Map.Entry<Long, float[]> row : a.entrySet()) {
-                float[] other = b.get(row.getKey());
-                for (int k = 0; k < other.length; k++) {
-                    maxDiff = Math.max(maxDiff, Math.abs(row.getValue()[k] - other[k]));
-                    moved = Math.max(moved, Math.abs(row.getValue()[k]));
-                }
-            }
-            assertThat(maxDiff).as(table + ": largest difference between cached and direct training").isLessThan(1e-5);
-            assertThat(moved).as(table + ": rows were trained").isGreaterThan(0.02);
+            TableDiff diff = TableDiff.of(read(direct.dir.resolve("worker-0").resolve(table + ".rows")),
+                    read(cached.dir.resolve("worker-0").resolve(table + ".rows")));
+            assertThat(diff.maxDiff()).as(table + ": largest difference between cached and direct training")
+                    .isLessThan(1e-5);
+            assertThat(diff.largest()).as(table + ": rows were trained").isGreaterThan(0.02);
         }
         for (Run run : List.of(direct, cached)) {
             Matcher auc = AUC.matcher(run.log);
@@ -68,6 +59,26 @@ class CtrEmbeddingIT {
     }
 
     private record Run(Path dir, String log) {
+    }
+
+    /**
+     * Two exports of one table compared: the largest element difference, and the largest magnitude in the
+     * first (to show the rows moved at all).
+     */
+    record TableDiff(double maxDiff, double largest) {
+        static TableDiff of(Map<Long, float[]> expected, Map<Long, float[]> actual) {
+            assertThat(actual.keySet()).isEqualTo(expected.keySet());
+            double maxDiff = 0;
+            double largest = 0;
+            for (Map.Entry<Long, float[]> row : expected.entrySet()) {
+                float[] other = actual.get(row.getKey());
+                for (int k = 0; k < other.length; k++) {
+                    maxDiff = Math.max(maxDiff, Math.abs(row.getValue()[k] - other[k]));
+                    largest = Math.max(largest, Math.abs(row.getValue()[k]));
+                }
+            }
+            return new TableDiff(maxDiff, largest);
+        }
     }
 
     private static Run train(String name, String cacheSetting) throws IOException {

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,20 +36,11 @@ class CtrFailoverIT {
         Path reference = train("ctr-reference", false);
         Path failedOver = train("ctr-failover-kill-server", true);
         for (String table : List.of("ctr.wide", "ctr.deep")) {
-            Map<Long, float[]> expected = CtrEmbeddingIT.read(reference.resolve("worker-0").resolve(table + ".rows"));
-            Map<Long, float[]> actual = CtrEmbeddingIT.read(failedOver.resolve("worker-0").resolve(table + ".rows"));
-            assertThat(actual.keySet()).isEqualTo(expected.keySet());
-            double maxDiff = 0;
-            double moved = 0;
-            for (Map.Entry<Long, float[]> row : expected.entrySet()) {
-                float[] other = actual.get(row.getKey());
-                for (int k = 0; k < other.length; k++) {
-                    maxDiff = Math.max(maxDiff, Math.abs(row.getValue()[k] - other[k]));
-                    moved = Math.max(moved, Math.abs(row.getValue()[k]));
-                }
-            }
-            assertThat(moved).as(table + ": rows were trained (the test can fail)").isGreaterThan(0.01);
-            assertThat(maxDiff).as(table + ": failover and restore vs unbroken, largest difference")
+            CtrEmbeddingIT.TableDiff diff = CtrEmbeddingIT.TableDiff.of(
+                    CtrEmbeddingIT.read(reference.resolve("worker-0").resolve(table + ".rows")),
+                    CtrEmbeddingIT.read(failedOver.resolve("worker-0").resolve(table + ".rows")));
+            assertThat(diff.largest()).as(table + ": rows were trained (the test can fail)").isGreaterThan(0.01);
+            assertThat(diff.maxDiff()).as(table + ": failover and restore vs unbroken, largest difference")
                     .isLessThan(TOLERANCE);
         }
     }

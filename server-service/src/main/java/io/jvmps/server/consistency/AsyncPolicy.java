@@ -8,21 +8,28 @@ import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Asynchronous parallel (ASP): every push is applied on arrival, whatever its step, and each applied
- * push advances the slice's version by one. Pulls wait only for initialisation, never for a version.
- * A push is still all-or-nothing across its slices. Thread-safe.
+ * Asynchronous parallel (ASP): every push is applied on arrival, and each applied push advances the
+ * slice's version by one. Pulls wait only for initialisation, never for a version. A worker's steps
+ * must increase (a replayed or negative step is refused with {@code WRONG_STEP} or
+ * {@code DUPLICATE_PUSH}, see {@link WorkerClocks}), but may skip. A worker that takes over a rank joins
+ * at the step after its predecessor's last push here. A push is still all-or-nothing across its slices.
+ * Thread-safe.
  */
 public final class AsyncPolicy implements ConsistencyPolicy {
     private final int workers;
     private final SliceUpdater updater;
     private final ReadinessWaiter readiness;
     private final LongAdder pushes = new LongAdder();
+    private final WorkerClocks clocks;
+    private final io.jvmps.server.store.DenseStore store;
 
     /** @param context store, optimizer, worker count and pull deadline */
     public AsyncPolicy(PolicyContext context) {
         this.workers = context.workers();
         this.updater = new SliceUpdater(context.optimizer(), context.listener());
         this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
+        this.clocks = new WorkerClocks(workers, "step");
+        this.store = context.store();
     }
 
     @Override
@@ -35,6 +42,7 @@ public final class AsyncPolicy implements ConsistencyPolicy {
         SenderCheck.check(push.sender(), workers);
         List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
         try {
+            clocks.advance(push.sender(), push.step(), WorkerClocks.UNBOUNDED);
             for (GradientPush.SliceGradient g : locked) {
                 updater.apply(g.slice(), g.gradient());
             }
@@ -57,5 +65,21 @@ public final class AsyncPolicy implements ConsistencyPolicy {
     @Override
     public long pushesAccepted() {
         return pushes.sum();
+    }
+
+    @Override
+    public List<Long> workerClocks() {
+        return clocks.snapshot();
+    }
+
+    @Override
+    public void discardPending() {
+        store.slices().stream().mapToLong(DenseSlice::version).min().ifPresent(clocks::rewindTo);
+    }
+
+    @Override
+    public io.jvmps.common.protocol.JoinAnswer join(io.jvmps.common.protocol.JoinRequest request, int serverRank) {
+        SenderCheck.check(request.rank(), workers);
+        return clocks.join(request, serverRank);
     }
 }

@@ -46,8 +46,8 @@ public interface ConsistencyPolicy {
     long pushesAccepted();
 
     /**
-     * @return each worker's clock on this server, by rank (SSP: last pushed step + 1; GEO: last
-     *         pushed round + 1; 0 before the first push), or an empty list where the mode keeps none
+     * @return each worker's clock on this server, by rank (ASYNC, SSP: last pushed step + 1; GEO: last
+     *         pushed round + 1; 0 before the first push), or an empty list where the mode keeps none (SYNC)
      */
     default List<Long> workerClocks() {
         return List.of();
@@ -61,13 +61,15 @@ public interface ConsistencyPolicy {
     }
 
     /**
-     * A worker asks to be expected from a step on (see {@link JoinRequest}).
+     * A worker asks to be expected from a step on (see {@link JoinRequest}). SYNC: accepted unless this
+     * server already applied that step; ASYNC and SSP: accepted from the rank's clock on (the step after
+     * its predecessor's last push), which the answer carries.
      *
      * @param serverRank this server's rank, for the answer
-     * @throws PsException INVALID_ARGUMENT in every mode but SYNC, where nothing waits for a worker
+     * @throws PsException INVALID_ARGUMENT in GEO mode, where a rank's round state lives on its worker
      */
     default JoinAnswer join(JoinRequest request, int serverRank) {
         throw new PsException(ErrorCode.INVALID_ARGUMENT, "joining a running job (" + Routes.JOIN
-                + ") is for SYNC mode; this server runs " + mode());
+                + ") is for SYNC, ASYNC and SSP modes; this server runs " + mode());
     }
 }

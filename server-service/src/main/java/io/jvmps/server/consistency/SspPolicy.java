@@ -93,6 +93,13 @@ public final class SspPolicy implements ConsistencyPolicy {
         return clocks.snapshot();
     }
 
+    /** A worker that takes over a rank joins at the step after its predecessor's last push here. */
+    @Override
+    public io.jvmps.common.protocol.JoinAnswer join(io.jvmps.common.protocol.JoinRequest request, int serverRank) {
+        SenderCheck.check(request.rank(), workers);
+        return clocks.join(request, serverRank);
+    }
+
     /** @return number of pulls waiting for a slower worker */
     int waitingPulls() {
         return gate.waiting();

@@ -57,6 +57,29 @@ final class WorkerClocks {
         clocks[worker] = step + 1;
     }
 
+    /** @return {@code worker}'s clock: the step it pushes next here, or more */
+    synchronized long clock(int worker) {
+        return clocks[worker];
+    }
+
+    /** Sets every clock to {@code step} (a rollback to a checkpoint taken there: every worker resumes at it). */
+    synchronized void rewindTo(long step) {
+        java.util.Arrays.fill(clocks, step);
+    }
+
+    /**
+     * The answer to a worker that takes over {@code request.rank()}: accepted when it asks for its rank's
+     * clock or later, which is where the predecessor's schedule stopped on this server.
+     */
+    synchronized io.jvmps.common.protocol.JoinAnswer join(io.jvmps.common.protocol.JoinRequest request,
+                                                          int serverRank) {
+        if (request.step() < 0) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "join " + unit + " must be >= 0, got " + request.step());
+        }
+        long clock = clocks[request.rank()];
+        return new io.jvmps.common.protocol.JoinAnswer(serverRank, request.step() >= clock, clock);
+    }
+
     /** @return the slowest worker's clock */
     synchronized long min() {
         long min = Long.MAX_VALUE;

@@ -1,5 +1,9 @@
 package io.jvmps.server.consistency;
 
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.JoinAnswer;
+import io.jvmps.common.protocol.JoinRequest;
+import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.SliceKey;
 import io.jvmps.server.optimizer.Optimizer;
 import io.jvmps.server.store.DenseSlice;
@@ -15,6 +19,7 @@ import java.util.Map;
 import static io.jvmps.server.consistency.PolicyFixture.push;
 import static io.jvmps.server.consistency.PolicyFixture.values;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@link AsyncPolicy}: every push applies at once, pulls never wait for versions. */
 class AsyncPolicyTest {
@@ -35,6 +40,42 @@ class AsyncPolicyTest {
         assertThat(values(store, key)).containsExactly(-1f, -1f);
         assertThat(policy.pushesAccepted()).isEqualTo(2);
         assertThat(policy.updatesApplied()).isEqualTo(2);
+    }
+
+    @Test
+    void aReplayedOrNegativeStepIsRefusedAndChangesNothing() {
+        long key = SliceKey.of(0, 0);
+        DenseStore store = new DenseStore();
+        store.initialize(Map.of(key, Nd4j.createFromArray(1f)));
+        AsyncPolicy policy = new AsyncPolicy(PolicyFixture.context(store, PolicyFixture.sgd(1), 2, 0));
+        DenseSlice slice = store.require(key);
+        policy.accept(push(store, 0, 5, key, new float[] {1f}));
+
+        for (long step : new long[] {5, 3, -1}) {
+            assertThatThrownBy(() -> policy.accept(push(store, 0, step, key, new float[] {1f})))
+                    .as("step " + step).isInstanceOfSatisfying(PsException.class,
+                            e -> assertThat(e.code()).isIn(ErrorCode.WRONG_STEP, ErrorCode.DUPLICATE_PUSH));
+        }
+        assertThat(values(store, key)).containsExactly(0f);
+        assertThat(slice.version()).isEqualTo(1);
+        assertThat(policy.workerClocks()).containsExactly(6L, 0L);
+    }
+
+    @Test
+    void aWorkerTakingOverARankJoinsAfterItsPredecessorsLastPush() {
+        long key = SliceKey.of(0, 0);
+        DenseStore store = new DenseStore();
+        store.initialize(Map.of(key, Nd4j.createFromArray(1f)));
+        AsyncPolicy policy = new AsyncPolicy(PolicyFixture.context(store, PolicyFixture.sgd(1), 2, 0));
+        for (int step = 0; step < 4; step++) {
+            policy.accept(push(store, 1, step, key, new float[] {1f}));
+        }
+        assertThat(policy.join(new JoinRequest(1, "worker-1-new", 0), 0)).isEqualTo(new JoinAnswer(0, false, 4));
+        assertThat(policy.join(new JoinRequest(1, "worker-1-new", 4), 0)).isEqualTo(new JoinAnswer(0, true, 4));
+        assertThat(policy.join(new JoinRequest(0, "worker-0", 0), 0)).isEqualTo(new JoinAnswer(0, true, 0));
+        assertThatThrownBy(() -> policy.join(new JoinRequest(2, "worker-2", 0), 0))
+                .isInstanceOfSatisfying(PsException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
     }
 
     @Test

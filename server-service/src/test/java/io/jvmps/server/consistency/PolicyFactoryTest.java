@@ -33,7 +33,7 @@ class PolicyFactoryTest {
         for (ConsistencyMode mode : ConsistencyMode.values()) {
             ConsistencyPolicy policy = PolicyFactory.create(mode,
                     PolicyFixture.context(new DenseStore(), PolicyFixture.sgd(0.1), 3, 1));
-            boolean clocks = mode == ConsistencyMode.SSP || mode == ConsistencyMode.GEO;
+            boolean clocks = mode != ConsistencyMode.SYNC;
             assertThat(policy.workerClocks()).as(mode.name()).isEqualTo(clocks ? List.of(0L, 0L, 0L)
                     : List.of());
         }

@@ -130,6 +130,20 @@ class SspPolicyTest {
     }
 
     @Test
+    void aWorkerTakingOverARankJoinsAtItsClock() {
+        start(2);
+        push(0, 0, 1f, 1f);
+        push(1, 0, 1f, 1f);
+        push(1, 1, 1f, 1f);
+        assertThat(policy.join(new io.jvmps.common.protocol.JoinRequest(1, "new", 0), 3))
+                .isEqualTo(new io.jvmps.common.protocol.JoinAnswer(3, false, 2));
+        assertThat(policy.join(new io.jvmps.common.protocol.JoinRequest(1, "new", 2), 3))
+                .isEqualTo(new io.jvmps.common.protocol.JoinAnswer(3, true, 2));
+        push(1, 2, 1f, 1f); // the new worker goes on at its predecessor's next step
+        assertThat(policy.workerClocks()).containsExactly(1L, 3L);
+    }
+
+    @Test
     void aPullFromAnUnknownWorkerIsRejected() {
         start(1);
         StepVerifier.create(policy.awaitReady(2, KEYS, 0))

@@ -62,7 +62,7 @@ class SyncPolicyJoinTest {
     }
 
     @Test
-    void joinsAreCheckedAndOnlySyncModeTakesThem() {
+    void joinsAreCheckedAndGeoModeTakesNone() {
         DenseStore store = new DenseStore();
         SyncPolicy sync = new SyncPolicy(new PolicyContext(store, sgd(1.0), 2, Duration.ofSeconds(30), 0,
                 SliceUpdateListener.NONE, new LiveWorkers(2)));
@@ -70,9 +70,9 @@ class SyncPolicyJoinTest {
         store.initialize(Map.of(A, Nd4j.createFromArray(0f)));
         assertCode(() -> sync.join(new JoinRequest(2, "w", 0), 0), ErrorCode.INVALID_ARGUMENT, "2");
         assertCode(() -> sync.join(new JoinRequest(0, "w", -1), 0), ErrorCode.INVALID_ARGUMENT, ">= 0");
-        AsyncPolicy async = new AsyncPolicy(new PolicyContext(store, sgd(1.0), 2, Duration.ofSeconds(30), 0,
+        GeoPolicy geo = new GeoPolicy(new PolicyContext(store, sgd(1.0), 2, Duration.ofSeconds(30), 0,
                 SliceUpdateListener.NONE));
-        assertCode(() -> async.join(new JoinRequest(0, "w", 0), 0), ErrorCode.INVALID_ARGUMENT, "SYNC mode");
+        assertCode(() -> geo.join(new JoinRequest(0, "w", 0), 0), ErrorCode.INVALID_ARGUMENT, "SYNC, ASYNC and SSP");
     }
 
     @Test

@@ -11,11 +11,11 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Finds the step a worker joins a SYNC job at: it asks every server to expect it from a step on, and
- * when a server has already applied that step (the others went on without this rank) asks again from
- * that server's newest version, until every server accepts the same step. A fresh or restored job
- * accepts the first request (no step can be applied without every live worker); a worker that took
- * over a dead one's rank joins the step after the ones already under way.
+ * Finds the step a worker joins a job at: it asks every server to expect it from a step on, and when a
+ * server refuses that step asks again from the step the server names, until every server accepts the
+ * same step. A fresh or restored job accepts the first request. A worker that took over a dead one's
+ * rank joins, in SYNC, at the step after the ones the others applied meanwhile; in ASYNC and SSP at the
+ * step after its predecessor's last push (the rank's clock on the servers).
  */
 final class StepJoiner {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(StepJoiner.class);
@@ -28,6 +28,11 @@ final class StepJoiner {
         this.clock = clock;
     }
 
+    /** @return whether workers of this mode join through the servers ({@code ps.v1.join}); GEO does not */
+    static boolean joins(io.jvmps.common.protocol.ConsistencyMode mode) {
+        return mode != io.jvmps.common.protocol.ConsistencyMode.GEO;
+    }
+
     /**
      * @param nodeId  this worker's node id
      * @param from    the first step to ask for (the step the servers declared)
@@ -38,8 +43,9 @@ final class StepJoiner {
     long join(String nodeId, long from, Duration timeout) {
         long step = firstAccepted(nodeId, from, timeout);
         if (step > from) {
-            log.warn("Joined a running job at step {} as worker rank {}: this rank's batches before it were not "
-                    + "trained on", step, client.rank());
+            log.warn("Joined a running job at step {} as worker rank {}: this rank's schedule goes on from there "
+                    + "(its batches between its predecessor's last push and this step are not trained on)", step,
+                    client.rank());
         }
         return step;
     }

@@ -182,13 +182,14 @@ public class WorkerJob {
     }
 
     /**
-     * In SYNC mode, tells the servers to expect this worker from the step it starts at: the declared step
-     * for a fresh or restored job, a later one when it took over the rank of a worker that died while the
-     * others went on.
+     * Tells the servers to expect this worker from the step it starts at: the declared step for a fresh or
+     * restored job, a later one when it took over the rank of a worker that died (SYNC: the step after
+     * those the others applied meanwhile; ASYNC, SSP: the step after the dead worker's last push). GEO
+     * workers start at the declared step.
      */
     private long joinStep(PsClient client, TrainableModel model, ServerDescription semantics, RegisterResponse reg,
                           long declared) {
-        if (semantics.mode() != io.jvmps.common.protocol.ConsistencyMode.SYNC) {
+        if (!StepJoiner.joins(semantics.mode())) {
             return declared;
         }
         long joined = new StepJoiner(client, clock).join(reg.nodeId(), declared, props.getRequestTimeout());
