@@ -1,7 +1,10 @@
 package io.jvmps.server.consistency;
 
 import io.jvmps.common.protocol.ConsistencyMode;
+import io.jvmps.common.protocol.JoinAnswer;
+import io.jvmps.common.protocol.JoinRequest;
 import io.jvmps.server.store.DenseSlice;
+import io.jvmps.server.store.DenseStore;
 import reactor.core.publisher.Mono;
 
 import java.util.List;
@@ -21,7 +24,7 @@ public final class AsyncPolicy implements ConsistencyPolicy {
     private final ReadinessWaiter readiness;
     private final LongAdder pushes = new LongAdder();
     private final WorkerClocks clocks;
-    private final io.jvmps.server.store.DenseStore store;
+    private final DenseStore store;
 
     /** @param context store, optimizer, worker count and pull deadline */
     public AsyncPolicy(PolicyContext context) {
@@ -78,7 +81,7 @@ public final class AsyncPolicy implements ConsistencyPolicy {
     }
 
     @Override
-    public io.jvmps.common.protocol.JoinAnswer join(io.jvmps.common.protocol.JoinRequest request, int serverRank) {
+    public JoinAnswer join(JoinRequest request, int serverRank) {
         SenderCheck.check(request.rank(), workers);
         return clocks.join(request, serverRank);
     }

@@ -2,6 +2,8 @@ package io.jvmps.server.consistency;
 
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.JoinAnswer;
+import io.jvmps.common.protocol.JoinRequest;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.server.store.DenseSlice;
 import reactor.core.publisher.Mono;
@@ -95,7 +97,7 @@ public final class SspPolicy implements ConsistencyPolicy {
 
     /** A worker that takes over a rank joins at the step after its predecessor's last push here. */
     @Override
-    public io.jvmps.common.protocol.JoinAnswer join(io.jvmps.common.protocol.JoinRequest request, int serverRank) {
+    public JoinAnswer join(JoinRequest request, int serverRank) {
         SenderCheck.check(request.rank(), workers);
         return clocks.join(request, serverRank);
     }

@@ -1,9 +1,12 @@
 package io.jvmps.server.consistency;
 
 import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.JoinAnswer;
+import io.jvmps.common.protocol.JoinRequest;
 import io.jvmps.common.protocol.PsException;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -64,20 +67,20 @@ final class WorkerClocks {
 
     /** Sets every clock to {@code step} (a rollback to a checkpoint taken there: every worker resumes at it). */
     synchronized void rewindTo(long step) {
-        java.util.Arrays.fill(clocks, step);
+        Arrays.fill(clocks, step);
     }
 
     /**
      * The answer to a worker that takes over {@code request.rank()}: accepted when it asks for its rank's
      * clock or later, which is where the predecessor's schedule stopped on this server.
      */
-    synchronized io.jvmps.common.protocol.JoinAnswer join(io.jvmps.common.protocol.JoinRequest request,
+    synchronized JoinAnswer join(JoinRequest request,
                                                           int serverRank) {
         if (request.step() < 0) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "join " + unit + " must be >= 0, got " + request.step());
         }
         long clock = clocks[request.rank()];
-        return new io.jvmps.common.protocol.JoinAnswer(serverRank, request.step() >= clock, clock);
+        return new JoinAnswer(serverRank, request.step() >= clock, clock);
     }
 
     /** @return the slowest worker's clock */

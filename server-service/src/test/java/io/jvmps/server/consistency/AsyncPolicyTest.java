@@ -45,8 +45,7 @@ class AsyncPolicyTest {
     @Test
     void aReplayedOrNegativeStepIsRefusedAndChangesNothing() {
         long key = SliceKey.of(0, 0);
-        DenseStore store = new DenseStore();
-        store.initialize(Map.of(key, Nd4j.createFromArray(1f)));
+        DenseStore store = oneSlice(key);
         AsyncPolicy policy = new AsyncPolicy(PolicyFixture.context(store, PolicyFixture.sgd(1), 2, 0));
         DenseSlice slice = store.require(key);
         policy.accept(push(store, 0, 5, key, new float[] {1f}));
@@ -64,8 +63,7 @@ class AsyncPolicyTest {
     @Test
     void aWorkerTakingOverARankJoinsAfterItsPredecessorsLastPush() {
         long key = SliceKey.of(0, 0);
-        DenseStore store = new DenseStore();
-        store.initialize(Map.of(key, Nd4j.createFromArray(1f)));
+        DenseStore store = oneSlice(key);
         AsyncPolicy policy = new AsyncPolicy(PolicyFixture.context(store, PolicyFixture.sgd(1), 2, 0));
         for (int step = 0; step < 4; step++) {
             policy.accept(push(store, 1, step, key, new float[] {1f}));
@@ -81,8 +79,7 @@ class AsyncPolicyTest {
     @Test
     void pullAnswersAtOnceWhateverMinVersionSays() {
         long key = SliceKey.of(0, 0);
-        DenseStore store = new DenseStore();
-        store.initialize(Map.of(key, Nd4j.createFromArray(1f)));
+        DenseStore store = oneSlice(key);
         AsyncPolicy policy = new AsyncPolicy(PolicyFixture.context(store, PolicyFixture.sgd(1), 2, 0));
         StepVerifier.create(policy.awaitReady(1, new long[] {key}, 99))
                 .assertNext(slices -> assertThat(slices).extracting(DenseSlice::key).containsExactly(key))
@@ -131,6 +128,13 @@ class AsyncPolicyTest {
     private static DenseStore store(long a, long b) {
         DenseStore store = new DenseStore();
         store.initialize(Map.of(a, Nd4j.createFromArray(1f, 2f, 3f), b, Nd4j.createFromArray(-1f)));
+        return store;
+    }
+
+    /** @return a store holding one slice {@code key} of value {@code [1]} */
+    private static DenseStore oneSlice(long key) {
+        DenseStore store = new DenseStore();
+        store.initialize(Map.of(key, Nd4j.createFromArray(1f)));
         return store;
     }
 }
