@@ -12,6 +12,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
@@ -146,25 +147,33 @@ public final class CheckpointStore {
 
     /**
      * Deletes all but the newest {@code keep} complete checkpoints, and unfinished ones older than the
-     * newest complete one. Failures are logged, never thrown.
+     * newest complete one. Failures are logged, never thrown; steps that other servers of the job delete
+     * concurrently (they share the directory and prune too) are skipped.
      */
     public void prune(int keep) {
+        List<Long> steps;
         try {
-            List<Long> steps = stepsNewestFirst();
-            int complete = 0;
-            boolean seenComplete = false;
-            for (long step : steps) {
-                Path dir = root.resolve(stepDir(step));
-                boolean done = isComplete(dir);
-                if (done && complete < keep) {
-                    complete++;
-                    seenComplete = true;
-                } else if (done || seenComplete) {
-                    deleteTree(dir);
-                }
+            steps = stepsNewestFirst();
+        } catch (IOException | UncheckedIOException e) {
+            log.warn("Could not list checkpoints to prune in {}: {}", root, e.getMessage());
+            return;
+        }
+        int complete = 0;
+        boolean seenComplete = false;
+        for (long step : steps) {
+            Path dir = root.resolve(stepDir(step));
+            boolean done;
+            try {
+                done = isComplete(dir);
+            } catch (IOException | UncheckedIOException e) {
+                continue; // another server is pruning it right now
             }
-        } catch (IOException e) {
-            log.warn("Could not prune old checkpoints in {}: {}", root, e.getMessage());
+            if (done && complete < keep) {
+                complete++;
+                seenComplete = true;
+            } else if (done || seenComplete) {
+                deleteTree(dir);
+            }
         }
     }
 
@@ -211,7 +220,9 @@ public final class CheckpointStore {
                 try {
                     all.add(json.readValue(f.toFile(), PartManifest.class));
                 } catch (JacksonException e) {
-                    log.warn("Unreadable checkpoint manifest {}: {}", f, e.getMessage());
+                    if (Files.exists(f)) {
+                        log.warn("Unreadable checkpoint manifest {}: {}", f, e.getMessage());
+                    } // else another server pruned the step while we listed it
                 }
             }
         }
@@ -264,8 +275,12 @@ public final class CheckpointStore {
                     // another server pruned it first
                 }
             }
-        } catch (IOException e) {
-            log.warn("Could not delete old checkpoint {}: {}", dir, e.getMessage());
+        } catch (NoSuchFileException e) {
+            // another server pruned it first
+        } catch (IOException | UncheckedIOException e) {
+            if (!(e.getCause() instanceof NoSuchFileException) && Files.exists(dir)) {
+                log.warn("Could not delete old checkpoint {}: {}", dir, e.getMessage());
+            }
         }
     }
 }

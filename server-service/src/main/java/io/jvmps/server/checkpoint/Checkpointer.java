@@ -262,9 +262,10 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
             log.info("Checkpoint step {}: wrote part {} of {} ({} slices, {} sparse rows, {} bytes) to {} in {} ms",
                     step, m.rank(), m.servers(), m.slices(), tables.stream().mapToLong(SparseRows::rows).sum(),
                     m.bytes(), files.root(), (System.nanoTime() - start) / 1_000_000);
-            files.prune(schedule.keep());
         } catch (IOException | RuntimeException e) {
             log.error("Checkpoint step {} could not be written to {}: {}", step, files.root(), e.toString());
+            return;
         }
+        files.prune(schedule.keep());
     }
 }

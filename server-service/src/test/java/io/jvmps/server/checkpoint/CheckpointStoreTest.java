@@ -93,6 +93,34 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void serversPruningTheSharedDirectoryAtOnceNeitherFailNorLeaveOldSteps() throws Exception {
+        ShardMap map = ShardMap.compute(MODEL, 2);
+        CheckpointStore writer = new CheckpointStore(dir, Clock.systemUTC());
+        float[][] full = fullValues(1);
+        for (int round = 0; round < 5; round++) {
+            for (long step = 1; step <= 12; step++) {
+                writeAll(writer, round * 100L + step, map, full);
+            }
+            List<Thread> pruners = new ArrayList<>();
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int server = 0; server < 3; server++) {
+                CheckpointStore own = new CheckpointStore(dir, Clock.systemUTC());
+                Thread t = new Thread(() -> own.prune(2));
+                t.setUncaughtExceptionHandler((thread, e) -> failures.add(e));
+                pruners.add(t);
+            }
+            pruners.forEach(Thread::start);
+            for (Thread t : pruners) {
+                t.join(30_000);
+                assertThat(t.isAlive()).as("pruner finished").isFalse();
+            }
+            assertThat(failures).as("round " + round).isEmpty();
+            assertThat(writer.stepsNewestFirst()).as("round " + round)
+                    .containsExactly(round * 100L + 12, round * 100L + 11);
+        }
+    }
+
+    @Test
     void thePushLedgerTravelsWithThePartOfItsRank() throws IOException {
         CheckpointStore files = new CheckpointStore(dir, Clock.systemUTC());
         ShardMap map = ShardMap.compute(MODEL, 2);
