@@ -1,6 +1,8 @@
 package io.jvmps.cluster;
 
 import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.server.optimizer.OptimizerSettings;
+import io.jvmps.server.optimizer.OptimizerType;
 import io.jvmps.worker.model.ModelType;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -14,6 +16,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -22,9 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Checkpoints and server failover on real processes: SOFTMAX on synthetic data, ADAM on the servers
- * (so the optimizer state must come back too), SYNC, 2 workers. Three runs:
+ * (so the optimizer state must come back too), SYNC, 2 workers. A reference of 80 steps trained in this
+ * process with the servers' Adam, and two cluster runs:
  * <ol>
- * <li>a reference of 80 steps on 2 servers that never fails;</li>
  * <li>60 steps on 2 servers with checkpoints every 10 steps, where server 1 is killed with SIGKILL after
  *     checkpoint 20 and started again: the replacement takes the dead rank and restores checkpoint 20,
  *     the workers roll the survivor back to it and resume;</li>
@@ -37,12 +40,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CheckpointFailoverIT {
     private static final int WORKERS = 2;
     private static final double TOLERANCE = 1e-5;
+    private static final int SAMPLES = 1024;
+    private static final int BATCH = 16;
+    private static final long SEED = 7;
+    private static final double LR = 0.01;
     private static final Pattern TIME = Pattern.compile("^(\\d\\d:\\d\\d:\\d\\d\\.\\d{3})");
     private static final Pattern RESUMED = Pattern.compile("Recovery 1 done: resuming at checkpoint step (\\d+)");
 
     @Test
     void aKilledServerIsReplacedAndItsCheckpointResumesOnThreeServersWhereAnUnbrokenRunEnds() throws Exception {
-        Path reference = train("checkpoint-reference", 2, 80, false);
+        Map<String, INDArray> reference = ReferenceTraining.withOptimizer(SAMPLES, WORKERS, BATCH, SEED, 80,
+                OptimizerType.ADAM.create(new OptimizerSettings(LR, 0, false, 0.9, 0.999, 1e-8)));
         Path checkpoints = fresh("checkpoint-files");
         Path failedOver = train("failover-kill-server-1", 2, 60, true, "--ps.checkpoint.dir=" + checkpoints,
                 "--ps.checkpoint.every-steps=10");
@@ -55,7 +63,7 @@ class CheckpointFailoverIT {
         assertThat(checkpoints.resolve("step-000000000080").resolve("part-2-of-3.json")).exists();
 
         for (ParamSpec spec : ModelType.SOFTMAX.create(784, 10).params()) {
-            INDArray expected = read(reference, 0, spec.name());
+            INDArray expected = reference.get(spec.name());
             assertThat(maxAbsDiff(read(failedOver, 0, spec.name()), expected))
                     .as("%s after 60 steps differs from after 80 (the test can fail)", spec.name()).isGreaterThan(1e-4);
             for (int w = 0; w < WORKERS; w++) {
@@ -74,7 +82,7 @@ class CheckpointFailoverIT {
             cluster.startScheduler(servers, WORKERS, "--ps.scheduler.heartbeat-timeout=3s",
                     "--ps.scheduler.failure-check-interval=200ms");
             List<String> serverArgs = new ArrayList<>(List.of("--ps.optimizer.type=ADAM",
-                    "--ps.optimizer.learning-rate=0.01", "--ps.consistency.mode=SYNC",
+                    "--ps.optimizer.learning-rate=" + LR, "--ps.consistency.mode=SYNC",
                     "--ps.node.heartbeat-interval=300ms", "--ps.server.register-retry=500ms"));
             serverArgs.addAll(List.of(extraServerArgs));
             String[] serverArgv = serverArgs.toArray(String[]::new);
@@ -85,9 +93,9 @@ class CheckpointFailoverIT {
             NodeProcess[] workers = new NodeProcess[WORKERS];
             for (int w = 0; w < WORKERS; w++) {
                 workers[w] = cluster.startWorker(w, servers, WORKERS, "--ps.worker.model=SOFTMAX",
-                        "--ps.worker.data=SYNTHETIC", "--ps.worker.train-limit=1024", "--ps.worker.test-limit=128",
-                        "--ps.worker.batch-size=16", "--ps.worker.epochs=4", "--ps.worker.max-steps=" + steps,
-                        "--ps.worker.seed=7", "--ps.worker.log-interval=10", "--ps.worker.output-dir=" + out,
+                        "--ps.worker.data=SYNTHETIC", "--ps.worker.train-limit=" + SAMPLES, "--ps.worker.test-limit=128",
+                        "--ps.worker.batch-size=" + BATCH, "--ps.worker.epochs=4", "--ps.worker.max-steps=" + steps,
+                        "--ps.worker.seed=" + SEED, "--ps.worker.log-interval=10", "--ps.worker.output-dir=" + out,
                         "--ps.worker.step-delay=" + (killServer1 ? "100ms" : "0s"));
             }
             if (killServer1) {

@@ -37,9 +37,9 @@ class ConsistencyModesIT {
             List<NodeProcess> workers = start(cluster, mode, extra, 1, out);
             awaitSuccess(workers);
 
-            Map<String, INDArray> expected = ReferenceSgd.train(SAMPLES, 1, BATCH, SEED, STEPS, LR);
-            ReferenceSgd.assertWorkerParams(out, 0, expected, 1e-5);
-            assertThat(ReferenceSgd.distance(expected, ReferenceSgd.initial(SEED))).isGreaterThan(1e-3);
+            Map<String, INDArray> expected = ReferenceTraining.sgd(SAMPLES, 1, BATCH, SEED, STEPS, LR);
+            ReferenceTraining.assertWorkerParams(out, 0, expected, 1e-5);
+            assertThat(ReferenceTraining.distance(expected, ReferenceTraining.initial(SEED))).isGreaterThan(1e-3);
             assertThat(workers.get(0).logText()).contains("Training in " + mode + " mode");
         }
     }
@@ -52,12 +52,12 @@ class ConsistencyModesIT {
             awaitSuccess(workers);
 
             Map<String, INDArray> worker0 = new java.util.HashMap<>();
-            for (String name : ReferenceSgd.initial(SEED).keySet()) {
+            for (String name : ReferenceTraining.initial(SEED).keySet()) {
                 worker0.put(name, org.nd4j.linalg.factory.Nd4j.createFromNpyFile(
                         out.resolve("worker-0").resolve(name + ".npy").toFile()));
             }
-            ReferenceSgd.assertWorkerParams(out, 1, worker0, 1e-6);
-            assertThat(ReferenceSgd.distance(worker0, ReferenceSgd.initial(SEED))).isGreaterThan(1e-3);
+            ReferenceTraining.assertWorkerParams(out, 1, worker0, 1e-6);
+            assertThat(ReferenceTraining.distance(worker0, ReferenceTraining.initial(SEED))).isGreaterThan(1e-3);
             // GEO pushes one delta per 5 steps instead of one gradient per step.
             for (NodeProcess w : workers) {
                 assertThat(w.logText()).containsPattern("Training finished: 10 steps");

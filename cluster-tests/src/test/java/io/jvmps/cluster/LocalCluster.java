@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +21,9 @@ import java.util.regex.Pattern;
  * (also from a shutdown hook, so an aborted test run leaves no process behind).
  */
 final class LocalCluster implements AutoCloseable {
+    /** Extra JVM flags for every node, from the build (cluster-tests/pom.xml); none when run elsewhere. */
+    private static final List<String> NODE_JVM_FLAGS = Arrays.stream(
+            System.getProperty("ps.it.node-jvm-flags", "").trim().split("\\s+")).filter(f -> !f.isEmpty()).toList();
     private static final Pattern HTTP_PORT = Pattern.compile("Netty started on port (\\d+)");
 
     private final Path jarDir;
@@ -118,8 +122,9 @@ final class LocalCluster implements AutoCloseable {
                     .orElseThrow(() -> new IllegalStateException("no exec jar in " + module + "/target: run ./mvnw package"));
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                heap, "-Dorg.bytedeco.javacpp.maxbytes=2g", "-Dorg.bytedeco.javacpp.maxphysicalbytes=3g",
-                "-jar", jar.toString()));
+                heap, "-Dorg.bytedeco.javacpp.maxbytes=2g", "-Dorg.bytedeco.javacpp.maxphysicalbytes=3g"));
+        command.addAll(NODE_JVM_FLAGS);
+        command.addAll(List.of("-jar", jar.toString()));
         command.addAll(args);
         Path log = logDir.resolve(name + ".log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)

@@ -44,12 +44,12 @@ class SyncEquivalenceIT {
                         .isZero();
             }
 
-            Map<String, INDArray> expected = ReferenceSgd.train(SAMPLES, WORKERS, BATCH, SEED, STEPS, LR);
+            Map<String, INDArray> expected = ReferenceTraining.sgd(SAMPLES, WORKERS, BATCH, SEED, STEPS, LR);
             for (int w = 0; w < WORKERS; w++) {
-                ReferenceSgd.assertWorkerParams(out, w, expected, 1e-5);
+                ReferenceTraining.assertWorkerParams(out, w, expected, 1e-5);
             }
             // The run really trained: parameters moved away from their initial values.
-            assertThat(ReferenceSgd.distance(expected, ReferenceSgd.initial(SEED))).isGreaterThan(1e-3);
+            assertThat(ReferenceTraining.distance(expected, ReferenceTraining.initial(SEED))).isGreaterThan(1e-3);
         }
     }
 }

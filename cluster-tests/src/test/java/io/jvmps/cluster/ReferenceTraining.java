@@ -1,6 +1,8 @@
 package io.jvmps.cluster;
 
 import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.server.optimizer.OptimizerState;
 import io.jvmps.worker.data.EpochBatches;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.data.SyntheticData;
@@ -17,19 +19,48 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Plain single-process SGD on the softmax model and the synthetic data the workers use with
+ * Single-process training of the softmax model on the synthetic data the workers use with
  * {@code --ps.worker.data=SYNTHETIC}: each step's gradient is the mean of the W workers' batch
- * gradients for that step. The yardstick the cluster runs are compared with.
+ * gradients for that step, applied either by plain SGD written out here (an independent check of the
+ * servers' maths) or by one of the servers' own optimizers (a yardstick for runs whose point is not the
+ * optimizer, e.g. a failover with Adam). The reference the cluster runs are compared with.
  */
-final class ReferenceSgd {
+final class ReferenceTraining {
     static final int FEATURES = 784;
     static final int CLASSES = 10;
 
-    private ReferenceSgd() {
+    private ReferenceTraining() {
     }
 
-    /** @return the parameters after {@code steps} steps */
-    static Map<String, INDArray> train(int samples, int workers, int batch, long seed, int steps, double lr) {
+    /** @return the parameters after {@code steps} steps of plain SGD */
+    static Map<String, INDArray> sgd(int samples, int workers, int batch, long seed, int steps, double lr) {
+        return train(samples, workers, batch, seed, steps, (name, params, avg, step) ->
+                params.put(name, params.get(name).sub(avg.mul(lr))));
+    }
+
+    /**
+     * @param optimizer a server optimizer; each parameter is one slice updated once per step, as on
+     *                  servers in SYNC mode
+     * @return the parameters after {@code steps} steps
+     */
+    static Map<String, INDArray> withOptimizer(int samples, int workers, int batch, long seed, int steps,
+                                               Optimizer optimizer) {
+        Map<String, OptimizerState> states = new HashMap<>();
+        return train(samples, workers, batch, seed, steps, (name, params, avg, step) -> {
+            INDArray current = params.get(name);
+            INDArray flat = current.dup().reshape(current.length());
+            OptimizerState state = states.computeIfAbsent(name, n -> optimizer.newState((int) flat.length()));
+            optimizer.apply(flat, avg.dup().reshape(flat.length()), state, step);
+            params.put(name, flat.reshape(current.shape()));
+        });
+    }
+
+    private interface Update {
+        void apply(String name, Map<String, INDArray> params, INDArray meanGradient, long step);
+    }
+
+    private static Map<String, INDArray> train(int samples, int workers, int batch, long seed, int steps,
+                                               Update update) {
         LabeledData data = SyntheticData.blobs(samples, FEATURES, CLASSES, 0.1, seed, seed);
         TrainableModel model = ModelType.SOFTMAX.create(FEATURES, CLASSES);
         Map<String, INDArray> params = new HashMap<>();
@@ -46,8 +77,7 @@ final class ReferenceSgd {
                 result.gradients().forEach((k, g) -> sum.merge(k, g.dup(), INDArray::add));
             }
             for (ParamSpec spec : model.params()) {
-                INDArray avg = sum.get(spec.name()).div(workers);
-                params.put(spec.name(), params.get(spec.name()).sub(avg.mul(lr)));
+                update.apply(spec.name(), params, sum.get(spec.name()).div(workers), global + 1);
             }
         }
         return params;
