@@ -138,15 +138,18 @@ final class LocalCluster implements AutoCloseable {
 
     /**
      * Starts the scheduler with fast failure detection (DEAD after 3 s of silence, checked every 200 ms) and
-     * {@code servers} SYNC servers with ADAM 0.01 that heartbeat every 300 ms: the set-up of the
-     * worker-failure tests.
+     * {@code servers} servers in {@code mode} (SSP with staleness 2) with ADAM 0.01 that heartbeat every
+     * 300 ms, plus {@code serverArgs}: the set-up of the worker-failure tests.
      */
-    void startSyncJobWithFastFailureDetection(int servers, int workers) throws IOException {
+    void startJobWithFastFailureDetection(int servers, int workers, String mode, String... serverArgs)
+            throws IOException {
         startScheduler(servers, workers, "--ps.scheduler.heartbeat-timeout=3s",
                 "--ps.scheduler.failure-check-interval=200ms");
+        List<String> args = new ArrayList<>(List.of("--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.01",
+                "--ps.consistency.mode=" + mode, "--ps.consistency.staleness=2", "--ps.node.heartbeat-interval=300ms"));
+        args.addAll(List.of(serverArgs));
         for (int s = 0; s < servers; s++) {
-            startServer(s, servers, workers, "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.01",
-                    "--ps.consistency.mode=SYNC", "--ps.node.heartbeat-interval=300ms");
+            startServer(s, servers, workers, args.toArray(String[]::new));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.jvmps.cluster;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -10,18 +11,21 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A worker killed with SIGKILL in SYNC mode: the scheduler marks it DEAD after the heartbeat timeout,
- * the servers (which read the cluster view on every heartbeat) stop waiting for it, the surviving
- * worker finishes every step and reports its accuracy, and the scheduler calls the job FINISHED.
+ * A worker killed with SIGKILL in SYNC and in SSP mode: the scheduler marks it DEAD after the heartbeat
+ * timeout, the servers (which follow the cluster view) stop waiting for it (SYNC: for its gradients;
+ * SSP: for its clock, which would otherwise hold the survivor at the staleness bound until its pulls time
+ * out), the surviving worker finishes every step and reports its accuracy, and the scheduler calls the job
+ * FINISHED.
  */
 class WorkerFailureIT {
     private static final Pattern ACCURACY = Pattern.compile("Test accuracy on this worker's shard .*: ([0-9.]+) ");
     private static final Pattern STEP_AFTER = Pattern.compile("epoch: \\d+ step: \\d+, loss is");
 
-    @Test
-    void theSurvivorsFinishTheJobWithoutTheKilledWorker() throws Exception {
-        try (LocalCluster cluster = new LocalCluster("worker-failure")) {
-            cluster.startSyncJobWithFastFailureDetection(2, 2);
+    @ParameterizedTest
+    @ValueSource(strings = {"SYNC", "SSP"})
+    void theSurvivorsFinishTheJobWithoutTheKilledWorker(String mode) throws Exception {
+        try (LocalCluster cluster = new LocalCluster("worker-failure-" + mode.toLowerCase())) {
+            cluster.startJobWithFastFailureDetection(2, 2, mode);
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
                 workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",

@@ -1,9 +1,15 @@
 package io.jvmps.cluster;
 
 import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.ops.transforms.Transforms;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -14,18 +20,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * marked the old one DEAD and takes its rank. In SYNC (LeNet-style dense job) it joins the running job at a
  * step the survivor has not applied yet (every server agrees on it) and both workers train to the last step
  * together; in ASYNC (wide-and-deep job) it continues its predecessor's schedule at the step after its last
- * push. Either way the job is FINISHED with both results.
+ * push; in GEO (dense job) at the round after its predecessor's last delta, and the survivor's final pull
+ * waits for the new worker's last delta. Either way the job is FINISHED with both results.
  */
 class WorkerRejoinIT {
     private static final Pattern ACCURACY = Pattern.compile("Test accuracy on this worker's shard .*: ([0-9.]+) ");
     private static final Pattern RANK = Pattern.compile("Worker registered as \\S+ with rank (\\d)");
     private static final Pattern JOINED = Pattern.compile("Joined a running job at step (\\d+) as worker rank (\\d)");
+    private static final Pattern JOINED_ROUND =
+            Pattern.compile("Joined a running job at round (\\d+) as worker rank (\\d)");
     private static final int STEPS = 250;
 
     @Test
     void aRestartedWorkerTakesItsRankBackAndJoinsTheRunningJob() throws Exception {
         try (LocalCluster cluster = new LocalCluster("worker-rejoin")) {
-            cluster.startSyncJobWithFastFailureDetection(2, 2);
+            cluster.startJobWithFastFailureDetection(2, 2, "SYNC");
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
                 workers[w] = startWorker(cluster, w);
@@ -92,6 +101,42 @@ class WorkerRejoinIT {
         }
     }
 
+    @Test
+    void aRestartedGeoWorkerJoinsAtTheRoundAfterItsPredecessorsLastDeltaAndBothEndOnTheSameParameters()
+            throws Exception {
+        try (LocalCluster cluster = new LocalCluster("worker-rejoin-geo")) {
+            cluster.startJobWithFastFailureDetection(1, 2, "GEO", "--ps.consistency.geo-interval=5");
+            Path out = cluster.logDir().resolve("params");
+            NodeProcess[] workers = {startWorker(cluster, 0, 1, "--ps.worker.output-dir=" + out),
+                    startWorker(cluster, 1, 1, "--ps.worker.output-dir=" + out)};
+            workers[1].awaitLog(Pattern.compile("epoch: 1 step: 20,"), Duration.ofMinutes(3));
+            String rank = workers[1].awaitLog(RANK, Duration.ofSeconds(1)).group(1);
+            workers[1].process().destroyForcibly().waitFor();
+            NodeProcess replacement = startWorker(cluster, 2, 1, "--ps.worker.output-dir=" + out);
+            Matcher joined = replacement.awaitLog(JOINED_ROUND, Duration.ofMinutes(2));
+            assertThat(joined.group(2)).isEqualTo(rank);
+            long round = Long.parseLong(joined.group(1));
+            // killed after logging 20 finished steps: its last delta was round 3 (steps 15..19) or later
+            assertThat(round).as("the round after its predecessor's last delta").isBetween(4L, (long) STEPS / 5 - 1);
+
+            for (NodeProcess w : new NodeProcess[] {workers[0], replacement}) {
+                assertThat(w.awaitExit(Duration.ofMinutes(4))).as(w.name() + "\n" + w.tail()).isZero();
+                assertThat(w.logText()).contains("Training finished: " + STEPS + " steps");
+            }
+            assertThat(cluster.logDir().resolve("server-0.log")).content()
+                    .containsPattern("Worker rank " + rank + " \\(node [^)]+\\) joined at round " + round + "\\b");
+            // the survivor's final pull waited for the new worker's last delta: both hold the same global copy
+            for (String name : ReferenceTraining.initial(7).keySet()) {
+                INDArray a = Nd4j.createFromNpyFile(out.resolve("worker-0").resolve(name + ".npy").toFile());
+                INDArray b = Nd4j.createFromNpyFile(out.resolve("worker-1").resolve(name + ".npy").toFile());
+                assertThat(Transforms.abs(a.sub(b)).maxNumber().doubleValue()).as(name).isLessThan(1e-6);
+            }
+            String job = NodeProcess.poll("the scheduler's job to be FINISHED", Duration.ofSeconds(30),
+                    () -> cluster.schedulerGet("/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
+            assertThat(job).contains("\"workersReported\":2");
+        }
+    }
+
     private static NodeProcess startCtrWorker(LocalCluster cluster, int index) throws java.io.IOException {
         return cluster.startWorker(index, 1, 2, "--ps.worker.job=CTR", "--ps.worker.ctr.fields=4",
                 "--ps.worker.ctr.vocabulary=1000", "--ps.worker.ctr.crosses=1", "--ps.worker.ctr.train-size=20000",
@@ -101,9 +146,16 @@ class WorkerRejoinIT {
     }
 
     private static NodeProcess startWorker(LocalCluster cluster, int index) throws java.io.IOException {
-        return cluster.startWorker(index, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
+        return startWorker(cluster, index, 2);
+    }
+
+    private static NodeProcess startWorker(LocalCluster cluster, int index, int servers, String... extra)
+            throws java.io.IOException {
+        List<String> args = new ArrayList<>(List.of("--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
                 "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",
                 "--ps.worker.epochs=10", "--ps.worker.max-steps=" + STEPS, "--ps.worker.seed=7",
-                "--ps.worker.log-interval=10", "--ps.worker.step-delay=150ms", "--ps.node.heartbeat-interval=300ms");
+                "--ps.worker.log-interval=10", "--ps.worker.step-delay=150ms", "--ps.node.heartbeat-interval=300ms"));
+        args.addAll(List.of(extra));
+        return cluster.startWorker(index, servers, 2, args.toArray(String[]::new));
     }
 }

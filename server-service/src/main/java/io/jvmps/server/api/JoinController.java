@@ -1,5 +1,6 @@
 package io.jvmps.server.api;
 
+import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.JoinAnswer;
 import io.jvmps.common.protocol.JoinRequest;
@@ -13,7 +14,7 @@ import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.stereotype.Controller;
 import reactor.core.publisher.Mono;
 
-/** Route {@value Routes#JOIN}: a worker asks to be expected in synchronous steps from a step on. */
+/** Route {@value Routes#JOIN}: a worker asks to be expected from a step (GEO: a round) on. */
 @Controller
 public class JoinController {
     private static final Logger log = LoggerFactory.getLogger(JoinController.class);
@@ -36,8 +37,8 @@ public class JoinController {
             }
             JoinAnswer answer = policy.join(request, identity.rank());
             if (answer.accepted() && request.step() > 0) {
-                log.info("Worker rank {} (node {}) joined at step {}", request.rank(), request.nodeId(),
-                        request.step());
+                log.info("Worker rank {} (node {}) joined at {} {}", request.rank(), request.nodeId(),
+                        policy.mode() == ConsistencyMode.GEO ? "round" : "step", request.step());
             }
             return answer;
         });

@@ -41,7 +41,7 @@ public final class WorkerMembership implements Consumer<ClusterView> {
             }
         }
         if (live.drop(leaving)) {
-            log.warn("Cluster view epoch {}: live workers {} -> {} (synchronous steps wait only for live workers)",
+            log.warn("Cluster view epoch {}: live workers {} -> {} (SYNC steps and SSP bounds wait only for live workers)",
                     view.epoch(), before, live.live());
         }
     }

@@ -1,11 +1,9 @@
 package io.jvmps.server.consistency;
 
 import io.jvmps.common.protocol.ConsistencyMode;
-import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.JoinAnswer;
 import io.jvmps.common.protocol.JoinRequest;
 import io.jvmps.common.protocol.PsException;
-import io.jvmps.common.protocol.Routes;
 import io.jvmps.server.store.DenseSlice;
 import reactor.core.publisher.Mono;
 
@@ -32,8 +30,8 @@ public interface ConsistencyPolicy {
     /**
      * @param sender     rank of the pulling worker
      * @param keys       slice keys, in answer order
-     * @param minVersion the pull's {@code minVersion}; its meaning is the mode's (SYNC, GEO: slice
-     *                   version; SSP: the worker's step; ASYNC: ignored)
+     * @param minVersion the pull's {@code minVersion}; its meaning is the mode's (SYNC: slice version;
+     *                   SSP: the worker's step; GEO: rounds every live worker must have pushed; ASYNC: ignored)
      * @return the slices, in {@code keys} order, once all are initialised and ready; fails with
      *         {@code TIMEOUT} after the pull deadline, saying what was missing
      */
@@ -63,13 +61,9 @@ public interface ConsistencyPolicy {
     /**
      * A worker asks to be expected from a step on (see {@link JoinRequest}). SYNC: accepted unless this
      * server already applied that step; ASYNC and SSP: accepted from the rank's clock on (the step after
-     * its predecessor's last push), which the answer carries.
+     * its predecessor's last push), which the answer carries; GEO: the same in rounds.
      *
      * @param serverRank this server's rank, for the answer
-     * @throws PsException INVALID_ARGUMENT in GEO mode, where a rank's round state lives on its worker
      */
-    default JoinAnswer join(JoinRequest request, int serverRank) {
-        throw new PsException(ErrorCode.INVALID_ARGUMENT, "joining a running job (" + Routes.JOIN
-                + ") is for SYNC, ASYNC and SSP modes; this server runs " + mode());
-    }
+    JoinAnswer join(JoinRequest request, int serverRank);
 }

@@ -1,32 +1,45 @@
 package io.jvmps.server.consistency;
 
 import io.jvmps.common.protocol.ConsistencyMode;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.JoinAnswer;
+import io.jvmps.common.protocol.JoinRequest;
+import io.jvmps.common.protocol.PsException;
 import io.jvmps.server.store.DenseSlice;
 import reactor.core.publisher.Mono;
 
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * GEO-SGD (Paddle's geo mode): workers train locally and push parameter deltas, one push per round.
  * A push's values are added to the slices as they are (no optimizer), and each applied push
- * advances the slice's version by one, so after every worker pushed r rounds a slice is at version
- * {@code workers * r}. A pull waits until every slice has {@code version >= minVersion} (0: only for
- * initialisation). A worker's rounds must increase ({@code WRONG_STEP}, {@code DUPLICATE_PUSH}). A
- * push is taken whole or not at all. Thread-safe.
+ * advances the slice's version by one. The server keeps each worker's round clock (rounds it pushed
+ * here; see {@link WorkerClocks}). A pull with {@code minVersion = r > 0} waits until every live worker
+ * ({@link LiveWorkers}: a rank the scheduler marked DEAD or FINISHED holds nobody back) has pushed r
+ * rounds here; 0 waits only for initialisation. A worker's rounds must increase ({@code WRONG_STEP},
+ * {@code DUPLICATE_PUSH}); a dropped rank's pushes are refused until a worker joins at its round clock.
+ * A push is taken whole or not at all.
+ * Thread-safe.
  */
 public final class GeoPolicy implements ConsistencyPolicy {
     private final int workers;
     private final ReadinessWaiter readiness;
     private final WorkerClocks rounds;
+    private final LiveWorkers live;
+    private final StalenessGate gate;
     private final LongAdder applied = new LongAdder();
     private final LongAdder pushes = new LongAdder();
 
-    /** @param context store, worker count and pull deadline (the optimizer is not used) */
+    /** @param context store, worker count, live workers and pull deadline (the optimizer is not used) */
     public GeoPolicy(PolicyContext context) {
         this.workers = context.workers();
         this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
         this.rounds = new WorkerClocks(workers, "round");
+        this.live = context.liveWorkers();
+        this.gate = new StalenessGate(rounds, live);
+        live.onChange(gate::wake);
     }
 
     @Override
@@ -37,6 +50,7 @@ public final class GeoPolicy implements ConsistencyPolicy {
     @Override
     public void accept(GradientPush push) {
         SenderCheck.check(push.sender(), workers);
+        live.requireLive(push.sender());
         List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
         try {
             rounds.advance(push.sender(), push.step(), WorkerClocks.UNBOUNDED);
@@ -50,12 +64,21 @@ public final class GeoPolicy implements ConsistencyPolicy {
         } finally {
             SliceLocks.unlockAll(locked);
         }
+        gate.wake();
     }
 
     @Override
-    public Mono<List<DenseSlice>> awaitReady(int sender, long[] keys, long minVersion) {
-        return readiness.await(keys, minVersion,
-                slice -> "rounds pushed here by worker rank: " + rounds.snapshot());
+    public Mono<List<DenseSlice>> awaitReady(int sender, long[] keys, long minRounds) {
+        return Mono.defer(() -> {
+            SenderCheck.check(sender, workers);
+            if (keys.length == 0 || gate.open(minRounds)) {
+                return readiness.await(keys, 0, slice -> "not initialised");
+            }
+            return gate.await(minRounds)
+                    .then(Mono.defer(() -> readiness.untimed(keys, 0)))
+                    .timeout(readiness.timeout())
+                    .onErrorMap(TimeoutException.class, e -> timedOut(sender, keys, minRounds));
+        });
     }
 
     @Override
@@ -71,5 +94,33 @@ public final class GeoPolicy implements ConsistencyPolicy {
     @Override
     public List<Long> workerClocks() {
         return rounds.snapshot();
+    }
+
+    /**
+     * A worker that takes over a rank joins at the round after its predecessor's last push here (its
+     * unpushed local steps are lost); from then on its rounds are waited for again.
+     */
+    @Override
+    public JoinAnswer join(JoinRequest request, int serverRank) {
+        SenderCheck.check(request.rank(), workers);
+        JoinAnswer answer = rounds.join(request, serverRank);
+        if (answer.accepted()) {
+            live.join(request.rank(), request.nodeId(), request.step());
+        }
+        return answer;
+    }
+
+    /** @return number of pulls waiting for a worker's rounds */
+    int waitingPulls() {
+        return gate.waiting();
+    }
+
+    private PsException timedOut(int sender, long[] keys, long minRounds) {
+        if (gate.open(minRounds)) {
+            return readiness.timedOut(keys, 0, slice -> "not initialised");
+        }
+        return new PsException(ErrorCode.TIMEOUT, "pull of " + keys.length + " slice(s) not ready after "
+                + readiness.timeout() + ": worker " + sender + " waits for " + minRounds + " rounds from every "
+                + "live worker; behind: " + rounds.below(minRounds, live.live()));
     }
 }

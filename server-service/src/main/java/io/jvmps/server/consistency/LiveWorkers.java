@@ -1,13 +1,16 @@
 package io.jvmps.server.consistency;
 
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The worker ranks a synchronous step waits for. Every rank of the job starts live and expected from
- * step 0 (workers that have not registered yet are expected). A rank the scheduler marked DEAD or
+ * The worker ranks a SYNC step waits for and whose clocks bound SSP. Every rank of the job starts live
+ * and expected from step 0 (workers that have not registered yet are expected). A rank the scheduler marked DEAD or
  * FINISHED is dropped; a worker that takes the rank over comes back only by joining
  * ({@link #join}), from the step it joined at, so steps before it do not wait for it. Thread-safe;
  * listeners run on the updating thread after a change.
@@ -42,6 +45,18 @@ public final class LiveWorkers {
     /** @return true when the rank is live */
     public boolean isLive(int rank) {
         return live.get(rank);
+    }
+
+    /**
+     * @throws PsException INVALID_ARGUMENT naming the rank when it was dropped (its pushes are refused until a
+     *                     worker joins at it)
+     */
+    public void requireLive(int rank) {
+        if (!isLive(rank)) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "worker " + rank + " was dropped from the job (the "
+                    + "scheduler marked it DEAD or FINISHED) and the others went on without it; a worker that takes "
+                    + "the rank over joins first");
+        }
     }
 
     /** @return the ranks step {@code step} waits for: live and joined at or before it */

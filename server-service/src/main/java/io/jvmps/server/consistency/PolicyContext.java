@@ -15,7 +15,7 @@ import java.time.Duration;
  * @param staleness   SSP bound s: how many steps a worker may be ahead of the slowest
  *                    ({@code ps.consistency.staleness}); ignored by the other modes
  * @param listener    told of every optimizer update (checkpoints); {@link SliceUpdateListener#NONE} if nobody
- * @param liveWorkers the ranks a SYNC step waits for (the scheduler's view drops dead workers)
+ * @param liveWorkers the ranks a SYNC step waits for and SSP counts (the scheduler's view drops dead workers)
  */
 public record PolicyContext(DenseStore store, Optimizer optimizer, int workers, Duration pullTimeout, int staleness,
                             SliceUpdateListener listener, LiveWorkers liveWorkers) {

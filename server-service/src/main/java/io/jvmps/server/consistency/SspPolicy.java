@@ -19,8 +19,10 @@ import java.util.concurrent.atomic.LongAdder;
  * step t waits until the slowest clock is at least {@code t - s}, i.e. no worker runs more than s
  * steps ahead of the slowest; with s = 0 the workers move in lockstep. A worker's pushes must have
  * increasing steps, each at most s ahead of the slowest clock ({@code WRONG_STEP},
- * {@code DUPLICATE_PUSH}). Waiting pulls hold no thread and are woken after the push released its
- * slice locks. Thread-safe.
+ * {@code DUPLICATE_PUSH}). Only live workers count ({@link LiveWorkers}): a rank the scheduler marked DEAD
+ * or FINISHED holds nobody back and may not push until a worker joins at it again (at its clock), after
+ * which it counts again and the others wait for it to come within s. Waiting pulls hold no thread and are
+ * woken after the push released its slice locks or the live set changed. Thread-safe.
  */
 public final class SspPolicy implements ConsistencyPolicy {
     private final int workers;
@@ -29,6 +31,7 @@ public final class SspPolicy implements ConsistencyPolicy {
     private final ReadinessWaiter readiness;
     private final WorkerClocks clocks;
     private final StalenessGate gate;
+    private final LiveWorkers live;
     private final LongAdder pushes = new LongAdder();
 
     /** @param context store, optimizer, worker count, pull deadline and staleness bound (&gt;= 0) */
@@ -41,7 +44,9 @@ public final class SspPolicy implements ConsistencyPolicy {
         this.updater = new SliceUpdater(context.optimizer(), context.listener());
         this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
         this.clocks = new WorkerClocks(workers, "step");
-        this.gate = new StalenessGate(clocks);
+        this.live = context.liveWorkers();
+        this.gate = new StalenessGate(clocks, live);
+        live.onChange(gate::wake);
     }
 
     @Override
@@ -52,9 +57,10 @@ public final class SspPolicy implements ConsistencyPolicy {
     @Override
     public void accept(GradientPush push) {
         SenderCheck.check(push.sender(), workers);
+        live.requireLive(push.sender());
         List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
         try {
-            clocks.advance(push.sender(), push.step(), staleness);
+            clocks.advance(push.sender(), push.step(), staleness, live.live());
             for (GradientPush.SliceGradient g : locked) {
                 updater.apply(g.slice(), g.gradient());
             }
@@ -95,11 +101,18 @@ public final class SspPolicy implements ConsistencyPolicy {
         return clocks.snapshot();
     }
 
-    /** A worker that takes over a rank joins at the step after its predecessor's last push here. */
+    /**
+     * A worker that takes over a rank joins at the step after its predecessor's last push here; from then
+     * on its clock counts again.
+     */
     @Override
     public JoinAnswer join(JoinRequest request, int serverRank) {
         SenderCheck.check(request.rank(), workers);
-        return clocks.join(request, serverRank);
+        JoinAnswer answer = clocks.join(request, serverRank);
+        if (answer.accepted()) {
+            live.join(request.rank(), request.nodeId(), request.step());
+        }
+        return answer;
     }
 
     /** @return number of pulls waiting for a slower worker */
@@ -113,6 +126,6 @@ public final class SspPolicy implements ConsistencyPolicy {
         }
         return new PsException(ErrorCode.TIMEOUT, "pull of " + keys.length + " slice(s) not ready after "
                 + readiness.timeout() + ": worker " + sender + " at step " + step + " waits for "
-                + clocks.below(minClock) + " (staleness bound " + staleness + ")");
+                + clocks.below(minClock, live.live()) + " (staleness bound " + staleness + ")");
     }
 }

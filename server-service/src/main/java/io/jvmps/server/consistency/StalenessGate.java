@@ -8,24 +8,35 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Pulls waiting, without a thread, for the slowest worker's clock to reach a value. The owner calls
- * {@link #wake()} after every clock advance, once it holds no slice lock, so a woken pull never runs
- * while a push still holds locks. Thread-safe.
+ * Pulls waiting, without a thread, for the slowest live worker's clock to reach a value. The owner calls
+ * {@link #wake()} after every clock advance and every change of the live set, once it holds no slice
+ * lock, so a woken pull never runs while a push still holds locks. Thread-safe.
  */
 final class StalenessGate {
     private final WorkerClocks clocks;
+    private final LiveWorkers live;
     private final List<Waiter> waiters = new ArrayList<>();
 
     private record Waiter(long minClock, CompletableFuture<Void> done) {
     }
 
-    StalenessGate(WorkerClocks clocks) {
+    /**
+     * @param clocks every rank's clock
+     * @param live   the ranks whose clocks count (dead and finished workers hold nobody back)
+     */
+    StalenessGate(WorkerClocks clocks, LiveWorkers live) {
         this.clocks = clocks;
+        this.live = live;
     }
 
-    /** @return true when the slowest clock is at least {@code minClock} */
+    /** @return true when the slowest live clock is at least {@code minClock} */
     boolean open(long minClock) {
-        return clocks.min() >= minClock;
+        return slowestClock() >= minClock;
+    }
+
+    /** @return the slowest live worker's clock ({@link Long#MAX_VALUE} when no worker is live) */
+    long slowestClock() {
+        return clocks.min(live.live());
     }
 
     /**
@@ -50,7 +61,7 @@ final class StalenessGate {
     void wake() {
         List<CompletableFuture<Void>> ready = new ArrayList<>(0);
         synchronized (this) {
-            long min = clocks.min();
+            long min = slowestClock();
             for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
                 Waiter w = it.next();
                 if (min >= w.minClock()) {

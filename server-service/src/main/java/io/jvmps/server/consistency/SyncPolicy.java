@@ -57,10 +57,7 @@ public final class SyncPolicy implements ConsistencyPolicy {
     @Override
     public void accept(GradientPush push) {
         SenderCheck.check(push.sender(), workers);
-        if (!live.isLive(push.sender())) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "worker " + push.sender() + " was dropped from the job "
-                    + "(the scheduler marked it DEAD or FINISHED); the other workers went on without it");
-        }
+        live.requireLive(push.sender());
         long joined = live.joinedAt(push.sender());
         if (push.step() < joined) {
             throw new PsException(ErrorCode.WRONG_STEP, "worker " + push.sender() + " joined at step " + joined

@@ -7,6 +7,7 @@ import io.jvmps.common.protocol.PsException;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -38,6 +39,14 @@ final class WorkerClocks {
      *                     {@code WRONG_STEP} when the step is negative, older than its last, or beyond the bound
      */
     synchronized void advance(int worker, long step, int bound) {
+        advance(worker, step, bound, null);
+    }
+
+    /**
+     * {@link #advance(int, long, int)} where the bound is measured from the slowest of {@code counted}
+     * only (SSP leaves dead workers out); null counts every worker.
+     */
+    synchronized void advance(int worker, long step, int bound, BitSet counted) {
         long last = clocks[worker] - 1;
         if (step < 0) {
             throw new PsException(ErrorCode.WRONG_STEP, "worker " + worker + " pushed " + unit + " " + step
@@ -51,8 +60,8 @@ final class WorkerClocks {
             throw new PsException(ErrorCode.WRONG_STEP, "worker " + worker + " pushed " + unit + " " + step
                     + " after " + unit + " " + last + "; a worker's " + unit + "s must increase");
         }
-        if (bound != UNBOUNDED && step - min() > bound) {
-            int slowest = slowest();
+        if (bound != UNBOUNDED && step - min(counted) > bound) {
+            int slowest = slowest(counted);
             throw new PsException(ErrorCode.WRONG_STEP, "worker " + worker + " pushed " + unit + " " + step
                     + " but worker " + slowest + " is at clock " + clocks[slowest] + " (staleness bound " + bound
                     + "); pull for " + unit + " " + step + " first");
@@ -83,20 +92,29 @@ final class WorkerClocks {
         return new JoinAnswer(serverRank, request.step() >= clock, clock);
     }
 
-    /** @return the slowest worker's clock */
-    synchronized long min() {
+    /**
+     * @param counted the ranks to look at; null for all
+     * @return the slowest clock among {@code counted}; {@link Long#MAX_VALUE} when it is empty
+     */
+    synchronized long min(BitSet counted) {
         long min = Long.MAX_VALUE;
-        for (long c : clocks) {
-            min = Math.min(min, c);
+        for (int w = 0; w < clocks.length; w++) {
+            if (counted == null || counted.get(w)) {
+                min = Math.min(min, clocks[w]);
+            }
         }
         return min;
     }
 
-    /** @return e.g. {@code worker 1 at clock 5, worker 3 at clock 4}: every worker below {@code clock} */
-    synchronized String below(long clock) {
+    /**
+     * @param counted the ranks to look at; null for all
+     * @return e.g. {@code worker 1 at clock 5, worker 3 at clock 4}: every worker of {@code counted} below
+     *         {@code clock}
+     */
+    synchronized String below(long clock, BitSet counted) {
         List<String> laggards = new ArrayList<>();
         for (int w = 0; w < clocks.length; w++) {
-            if (clocks[w] < clock) {
+            if ((counted == null || counted.get(w)) && clocks[w] < clock) {
                 laggards.add("worker " + w + " at clock " + clocks[w]);
             }
         }
@@ -112,10 +130,10 @@ final class WorkerClocks {
         return List.copyOf(out);
     }
 
-    private int slowest() {
-        int slowest = 0;
-        for (int w = 1; w < clocks.length; w++) {
-            if (clocks[w] < clocks[slowest]) {
+    private int slowest(BitSet counted) {
+        int slowest = -1;
+        for (int w = 0; w < clocks.length; w++) {
+            if ((counted == null || counted.get(w)) && (slowest < 0 || clocks[w] < clocks[slowest])) {
                 slowest = w;
             }
         }

@@ -1,6 +1,8 @@
 package io.jvmps.server.consistency;
 
 import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.JoinAnswer;
+import io.jvmps.common.protocol.JoinRequest;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.SliceKey;
 import io.jvmps.server.store.DenseSlice;
@@ -42,8 +44,8 @@ class GeoPolicyTest {
 
     @Test
     void deltasOfTwoWorkersAreAddedAndTheFinalPullWaitsForTheLastOne() {
-        // final pull of worker 0 after 2 rounds: minVersion = workers * rounds = 4
-        StepVerifier.withVirtualTime(() -> policy.awaitReady(0, new long[] {A, B}, 4))
+        // final pull of worker 0 after 2 rounds: minVersion = rounds = 2, from every live worker
+        StepVerifier.withVirtualTime(() -> policy.awaitReady(0, new long[] {A, B}, 2))
                 .expectSubscription()
                 .then(() -> push(0, 0, new float[] {0.5f, -1f}, new float[] {1f}))
                 .then(() -> push(1, 0, new float[] {0.25f, 0.25f}, new float[] {-2f}))
@@ -102,9 +104,42 @@ class GeoPolicyTest {
                 .expectErrorSatisfies(e -> {
                     assertThat(e).isInstanceOf(PsException.class);
                     assertThat(((PsException) e).code()).isEqualTo(ErrorCode.TIMEOUT);
-                    assertThat(e.getMessage()).contains("p0/s0 at version 1")
-                            .contains("rounds pushed here by worker rank: " + List.of(0L, 1L));
+                    assertThat(e.getMessage()).contains("worker 0 waits for 2 rounds from every live worker; "
+                            + "behind: worker 0 at clock 0, worker 1 at clock 1");
                 })
                 .verify(Duration.ofSeconds(5));
+        assertThat(policy.waitingPulls()).isZero();
+    }
+
+    @Test
+    void theFinalPullWaitsOnlyForLiveWorkersAndADroppedRankMayNotPush() throws Exception {
+        LiveWorkers live = new LiveWorkers(3);
+        GeoPolicy three = new GeoPolicy(new PolicyContext(store, PolicyFixture.sgd(0.5), 3, Duration.ofSeconds(120),
+                0, SliceUpdateListener.NONE, live));
+        for (int w = 0; w < 3; w++) {
+            three.accept(PolicyFixture.push(store, w, 0, A, new float[] {1f, 1f}, B, new float[] {1f}));
+        }
+        three.accept(PolicyFixture.push(store, 0, 1, A, new float[] {1f, 1f}, B, new float[] {1f}));
+        three.accept(PolicyFixture.push(store, 1, 1, A, new float[] {1f, 1f}, B, new float[] {1f}));
+        java.util.concurrent.CompletableFuture<List<DenseSlice>> last =
+                three.awaitReady(0, new long[] {A, B}, 2).toFuture();
+        assertThat(last).isNotDone(); // worker 2 has pushed one round of two
+
+        live.drop(Map.of(2, "worker-2-a"));
+        assertThat(last.get(5, java.util.concurrent.TimeUnit.SECONDS)).hasSize(2);
+        assertCode(() -> three.accept(PolicyFixture.push(store, 2, 1, A, new float[] {9f, 9f}, B, new float[] {9f})),
+                ErrorCode.INVALID_ARGUMENT, "worker 2 was dropped");
+        assertThat(PolicyFixture.values(store, A)).containsExactly(6f, 7f);
+        assertThat(three.workerClocks()).containsExactly(2L, 2L, 1L);
+
+        // a replacement takes rank 2 at the round after its predecessor's last delta
+        assertThat(three.join(new JoinRequest(2, "worker-2-b", 0), 1)).isEqualTo(new JoinAnswer(1, false, 1));
+        assertThat(three.join(new JoinRequest(2, "worker-2-b", 1), 1)).isEqualTo(new JoinAnswer(1, true, 1));
+        java.util.concurrent.CompletableFuture<List<DenseSlice>> again =
+                three.awaitReady(1, new long[] {A}, 2).toFuture();
+        assertThat(again).as("rank 2 counts again").isNotDone();
+        three.accept(PolicyFixture.push(store, 2, 1, A, new float[] {1f, 1f}, B, new float[] {1f}));
+        assertThat(again.get(5, java.util.concurrent.TimeUnit.SECONDS)).hasSize(1);
+        assertThat(PolicyFixture.values(store, A)).containsExactly(7f, 8f);
     }
 }

@@ -62,7 +62,7 @@ class SyncPolicyJoinTest {
     }
 
     @Test
-    void joinsAreCheckedAndGeoModeTakesNone() {
+    void joinsAreChecked() {
         DenseStore store = new DenseStore();
         SyncPolicy sync = new SyncPolicy(new PolicyContext(store, sgd(1.0), 2, Duration.ofSeconds(30), 0,
                 SliceUpdateListener.NONE, new LiveWorkers(2)));
@@ -72,7 +72,8 @@ class SyncPolicyJoinTest {
         assertCode(() -> sync.join(new JoinRequest(0, "w", -1), 0), ErrorCode.INVALID_ARGUMENT, ">= 0");
         GeoPolicy geo = new GeoPolicy(new PolicyContext(store, sgd(1.0), 2, Duration.ofSeconds(30), 0,
                 SliceUpdateListener.NONE));
-        assertCode(() -> geo.join(new JoinRequest(0, "w", 0), 0), ErrorCode.INVALID_ARGUMENT, "SYNC, ASYNC and SSP");
+        assertCode(() -> geo.join(new JoinRequest(2, "w", 0), 0), ErrorCode.INVALID_ARGUMENT, "2");
+        assertCode(() -> geo.join(new JoinRequest(0, "w", -1), 0), ErrorCode.INVALID_ARGUMENT, "round must be >= 0");
     }
 
     @Test

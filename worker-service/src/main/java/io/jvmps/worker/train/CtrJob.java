@@ -108,7 +108,7 @@ class CtrJob {
         }
         ParameterInitializer.seedOrAwait(dense, model.initialParams(props.getSeed()), rank,
                 props.getServerWaitTimeout(), clock);
-        long start = StepJoiner.joins(semantics.mode())
+        long start = semantics.mode() != io.jvmps.common.protocol.ConsistencyMode.GEO
                 ? new StepJoiner(dense, clock).join(nodeId, restored, props.getRequestTimeout()) : restored;
         ServerRecovery recovery = new ServerRecovery(reconnect, next -> new PsClient(next, shardMap, rank,
                 props.getRequestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.getSeed()),

@@ -11,8 +11,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * {@code interval} steps (and once at the end), pushes the change since its last pull divided by
  * the number of workers; servers add these deltas, and the worker pulls the fresh global copy and
  * goes on from it. Pushes carry the sync round as their step. The last pull waits until every
- * worker's final delta has been added (server version = workers x rounds), so all workers end on
- * the same parameters.
+ * live worker's final delta has been added (each server counts the rounds of every rank), so all
+ * workers end on the same parameters.
  */
 public class GeoLoop implements TrainingLoop {
     private final TrainableModel model;
@@ -56,9 +56,9 @@ public class GeoLoop implements TrainingLoop {
     @Override
     public TrainingSummary run() {
         long total = totalSteps();
-        long global = 0;
+        long global = settings.startStep(); // a worker that took over a dead rank starts at a round's first step
         long samples = 0;
-        long round = 0;
+        long round = global / interval;
         double loss = Double.NaN;
         PhaseTimes times = reporter.phaseTimes();
         shared.pullIntoModel(client, 0);
@@ -84,7 +84,7 @@ public class GeoLoop implements TrainingLoop {
                 client.push(round, deltas(local));
                 round++;
                 times.pushDone();
-                long waitFor = global == total ? (long) workers * rounds() : 0;
+                long waitFor = global == total ? rounds() : 0;
                 shared.pullIntoModel(client, waitFor);
                 local = copy(shared.values());
                 times.pullDone();

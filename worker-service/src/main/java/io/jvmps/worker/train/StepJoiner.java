@@ -15,22 +15,26 @@ import java.util.List;
  * server refuses that step asks again from the step the server names, until every server accepts the
  * same step. A fresh or restored job accepts the first request. A worker that took over a dead one's
  * rank joins, in SYNC, at the step after the ones the others applied meanwhile; in ASYNC and SSP at the
- * step after its predecessor's last push (the rank's clock on the servers).
+ * step after its predecessor's last push (the rank's clock on the servers). GEO workers join the same
+ * way in rounds (the unit given).
  */
 final class StepJoiner {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(StepJoiner.class);
 
     private final PsClient client;
     private final Clock clock;
+    private final String unit;
 
+    /** Joins in steps. */
     StepJoiner(PsClient client, Clock clock) {
-        this.client = client;
-        this.clock = clock;
+        this(client, clock, "step");
     }
 
-    /** @return whether workers of this mode join through the servers ({@code ps.v1.join}); GEO does not */
-    static boolean joins(io.jvmps.common.protocol.ConsistencyMode mode) {
-        return mode != io.jvmps.common.protocol.ConsistencyMode.GEO;
+    /** @param unit what the joined number counts, for messages ("step", or "round" in GEO) */
+    StepJoiner(PsClient client, Clock clock, String unit) {
+        this.client = client;
+        this.clock = clock;
+        this.unit = unit;
     }
 
     /**
@@ -43,9 +47,9 @@ final class StepJoiner {
     long join(String nodeId, long from, Duration timeout) {
         long step = firstAccepted(nodeId, from, timeout);
         if (step > from) {
-            log.warn("Joined a running job at step {} as worker rank {}: this rank's schedule goes on from there "
-                    + "(its batches between its predecessor's last push and this step are not trained on)", step,
-                    client.rank());
+            log.warn("Joined a running job at {} {} as worker rank {}: this rank's schedule goes on from there "
+                    + "(its batches between its predecessor's last push and this {} are not trained on)", unit, step,
+                    client.rank(), unit);
         }
         return step;
     }
@@ -61,7 +65,8 @@ final class StepJoiner {
             }
             if (clock.instant().isAfter(deadline)) {
                 throw new PsException(ErrorCode.TIMEOUT, "could not join the job within " + timeout
-                        + ": the servers had applied up to step " + newest + ", last asked for step " + step
+                        + ": the servers had applied up to " + unit + " " + newest + ", last asked for " + unit + " "
+                        + step
                         + " (" + answers + ")");
             }
             step = Math.max(step + 1, newest);

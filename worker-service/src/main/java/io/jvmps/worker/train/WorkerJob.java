@@ -184,15 +184,19 @@ public class WorkerJob {
     /**
      * Tells the servers to expect this worker from the step it starts at: the declared step for a fresh or
      * restored job, a later one when it took over the rank of a worker that died (SYNC: the step after
-     * those the others applied meanwhile; ASYNC, SSP: the step after the dead worker's last push). GEO
-     * workers start at the declared step.
+     * those the others applied meanwhile; ASYNC, SSP: the step after the dead worker's last push; GEO: the
+     * first step of the round after the dead worker's last delta).
      */
     private long joinStep(PsClient client, TrainableModel model, ServerDescription semantics, RegisterResponse reg,
                           long declared) {
-        if (!StepJoiner.joins(semantics.mode())) {
-            return declared;
+        long joined;
+        if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
+            int interval = semantics.geoInterval();
+            joined = interval * new StepJoiner(client, clock, "round").join(reg.nodeId(), declared / interval,
+                    props.getRequestTimeout());
+        } else {
+            joined = new StepJoiner(client, clock).join(reg.nodeId(), declared, props.getRequestTimeout());
         }
-        long joined = new StepJoiner(client, clock).join(reg.nodeId(), declared, props.getRequestTimeout());
         if (joined > declared) {
             if (!model.localParams().isEmpty()) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, "the job is at step " + joined + ": a worker cannot "
