@@ -47,8 +47,8 @@ class CtrFailoverIT {
 
     private static Path train(String name, boolean killAServer) throws Exception {
         try (LocalCluster cluster = new LocalCluster(name)) {
-            Path out = cluster.logDir().resolve("tables");
-            Path checkpoints = cluster.logDir().resolve("checkpoints");
+            Path out = cluster.freshDir("tables");
+            Path checkpoints = cluster.freshDir("checkpoints");
             cluster.startScheduler(2, 1, "--ps.scheduler.heartbeat-timeout=3s",
                     "--ps.scheduler.failure-check-interval=200ms");
             List<String> serverArgs = new ArrayList<>(List.of("--ps.optimizer.type=ADAM",

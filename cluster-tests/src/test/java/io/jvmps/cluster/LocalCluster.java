@@ -45,6 +45,19 @@ final class LocalCluster implements AutoCloseable {
         return logDir;
     }
 
+    /** @return {@code logDir()/name}, emptied: files a former run left there (e.g. checkpoints) are gone */
+    Path freshDir(String name) throws IOException {
+        Path dir = logDir.resolve(name);
+        if (Files.exists(dir)) {
+            try (var all = Files.walk(dir)) {
+                for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        return Files.createDirectories(dir);
+    }
+
     String secret() {
         return secret;
     }

@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongPredicate;
 
 /**
  * The binary layout of one checkpoint part (big-endian header fields, little-endian float runs):
@@ -90,11 +92,21 @@ public final class CheckpointFormat {
     }
 
     /**
-     * Reads one part.
+     * Reads one part with every sparse row.
      *
      * @throws IOException with a message naming the damage when the bytes are not a valid part
      */
     public static CheckpointPart read(DataInputStream in) throws IOException {
+        return read(in, id -> true);
+    }
+
+    /**
+     * Reads one part, keeping only the sparse rows whose id {@code keepRow} accepts (the others are read
+     * and checked, never held), so a server restores its share of a table larger than its heap.
+     *
+     * @throws IOException with a message naming the damage when the bytes are not a valid part
+     */
+    public static CheckpointPart read(DataInputStream in, LongPredicate keepRow) throws IOException {
         if (in.readInt() != MAGIC) {
             throw new IOException("not a checkpoint part (bad magic)");
         }
@@ -165,7 +177,7 @@ public final class CheckpointFormat {
             int tables = in.readInt();
             check(tables >= 0 && tables <= MAX_PARAMS, "bad sparse table count " + tables);
             for (int i = 0; i < tables; i++) {
-                sparse.add(readSparse(in, run));
+                sparse.add(readSparse(in, run, keepRow));
             }
         }
         check(in.readInt() == END, "missing end marker");
@@ -190,7 +202,7 @@ public final class CheckpointFormat {
         }
     }
 
-    private static SparseRows readSparse(DataInputStream in, byte[] run) throws IOException {
+    private static SparseRows readSparse(DataInputStream in, byte[] run, LongPredicate keepRow) throws IOException {
         String name = in.readUTF();
         int dim = in.readInt();
         long seed = in.readLong();
@@ -215,16 +227,30 @@ public final class CheckpointFormat {
         long[] ids = new long[capacity];
         int[] steps = new int[capacity];
         float[] data = new float[capacity * stride];
+        float[] skipped = new float[stride];
+        int kept = 0;
         for (int r = 0; r < rows; r++) {
-            if (r == capacity) {
-                capacity = (int) Math.min(rows, 2L * capacity);
-                ids = java.util.Arrays.copyOf(ids, capacity);
-                steps = java.util.Arrays.copyOf(steps, capacity);
-                data = java.util.Arrays.copyOf(data, capacity * stride);
+            long id = in.readLong();
+            int count = in.readInt();
+            if (!keepRow.test(id)) {
+                readFloats(in, skipped, 0, stride, run);
+                continue;
             }
-            ids[r] = in.readLong();
-            steps[r] = in.readInt();
-            readFloats(in, data, r * stride, stride, run);
+            if (kept == capacity) {
+                capacity = (int) Math.min(rows, 2L * capacity);
+                ids = Arrays.copyOf(ids, capacity);
+                steps = Arrays.copyOf(steps, capacity);
+                data = Arrays.copyOf(data, capacity * stride);
+            }
+            ids[kept] = id;
+            steps[kept] = count;
+            readFloats(in, data, kept * stride, stride, run);
+            kept++;
+        }
+        if (kept < capacity) {
+            ids = Arrays.copyOf(ids, kept);
+            steps = Arrays.copyOf(steps, kept);
+            data = Arrays.copyOf(data, kept * stride);
         }
         return new SparseRows(spec, slots, updates, ids, steps, data);
     }

@@ -6,6 +6,7 @@ import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.common.sharding.Slice;
 import io.jvmps.server.optimizer.OptimizerState;
+import io.jvmps.server.sparse.SparseRows;
 import io.jvmps.server.store.DenseStore;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -13,6 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.LongPredicate;
 
 /**
  * Puts a checkpoint read at start-up back into the store when the workers declare the model: the
@@ -50,11 +54,22 @@ public final class CheckpointRestorer {
      */
     public CheckpointRestorer(CheckpointImage image, Path from, DenseStore store, Checkpointer checkpointer,
                               io.jvmps.server.consistency.PushLedger ledger, io.jvmps.server.sparse.SparseTables sparse) {
+        this(image, from, store, checkpointer, ledger, sparse, null);
+    }
+
+    /**
+     * Same, where {@code image} holds the sparse tables without their rows and {@code ownedRows} reads the
+     * rows this server owns at the first declaration (null: the image holds the rows).
+     */
+    public CheckpointRestorer(CheckpointImage image, Path from, DenseStore store, Checkpointer checkpointer,
+                              io.jvmps.server.consistency.PushLedger ledger, io.jvmps.server.sparse.SparseTables sparse,
+                              Function<LongPredicate, List<SparseRows>> ownedRows) {
         if (image != null && sparse != null && !image.sparse().isEmpty()) {
-            sparse.restoreWhenDeclared(image.sparse());
-            log.info("Sparse tables {} ({} rows) will be restored from step {} when declared",
-                    image.sparse().stream().map(t -> t.spec().name()).toList(),
-                    image.sparse().stream().mapToLong(io.jvmps.server.sparse.SparseRows::rows).sum(), image.step());
+            sparse.restoreWhenDeclared(image.sparse(), ownedRows);
+            log.info("Sparse tables {} will be restored from step {} when declared{}",
+                    image.sparse().stream().map(t -> t.spec().name()).toList(), image.step(), ownedRows != null
+                            ? " (each server reads the rows it owns then)"
+                            : " (" + image.sparse().stream().mapToLong(SparseRows::rows).sum() + " rows)");
         }
         this.ledger = ledger;
         this.image = image == null ? null : image.withoutSparse();

@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongPredicate;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
@@ -43,6 +44,8 @@ import java.util.zip.CheckedOutputStream;
 public final class CheckpointStore {
     private static final Logger log = LoggerFactory.getLogger(CheckpointStore.class);
     private static final String STEP_PREFIX = "step-";
+    /** Keeps no sparse row: a checkpoint's tables are read for their declarations and step only. */
+    public static final LongPredicate NO_ROWS = id -> false;
 
     private final Path root;
     private final Clock clock;
@@ -105,9 +108,17 @@ public final class CheckpointStore {
      *         skipped with a warning naming what is wrong
      */
     public Optional<Checkpoint> latestComplete() throws IOException {
+        return latestComplete(id -> true);
+    }
+
+    /**
+     * {@link #latestComplete()} holding only the sparse rows {@code keepRow} accepts ({@link #NO_ROWS}: the
+     * tables' declarations without rows).
+     */
+    public Optional<Checkpoint> latestComplete(LongPredicate keepRow) throws IOException {
         for (long step : stepsNewestFirst()) {
             try {
-                return Optional.of(load(step));
+                return Optional.of(load(step, keepRow));
             } catch (IOException e) {
                 log.warn("Checkpoint step {} in {} is not usable, trying an older one: {}", step, root, e.getMessage());
             }
@@ -121,6 +132,15 @@ public final class CheckpointStore {
      * @throws IOException naming the missing or damaged part
      */
     public Checkpoint load(long step) throws IOException {
+        return load(step, id -> true);
+    }
+
+    /**
+     * Reads and verifies every part of one step, holding only the sparse rows {@code keepRow} accepts.
+     *
+     * @throws IOException naming the missing or damaged part
+     */
+    public Checkpoint load(long step, LongPredicate keepRow) throws IOException {
         Path dir = root.resolve(stepDir(step));
         List<PartManifest> manifests = manifests(dir);
         if (manifests.isEmpty()) {
@@ -140,7 +160,7 @@ public final class CheckpointStore {
                 throw new IOException("part " + rank + " of " + servers + " is missing in " + dir
                         + " (that server did not finish writing it)");
             }
-            parts.add(readVerified(dir, m));
+            parts.add(readVerified(dir, m, keepRow));
         }
         return new Checkpoint(step, dir, parts);
     }
@@ -230,7 +250,7 @@ public final class CheckpointStore {
         return all;
     }
 
-    private CheckpointPart readVerified(Path dir, PartManifest m) throws IOException {
+    private CheckpointPart readVerified(Path dir, PartManifest m, LongPredicate keepRow) throws IOException {
         Path bin = dir.resolve(m.file());
         long size = Files.size(bin);
         if (size != m.bytes()) {
@@ -241,7 +261,7 @@ public final class CheckpointStore {
         try (InputStream raw = Files.newInputStream(bin);
              DataInputStream in = new DataInputStream(new BufferedInputStream(new CheckedInputStream(raw, crc),
                      1 << 16))) {
-            part = CheckpointFormat.read(in);
+            part = CheckpointFormat.read(in, keepRow);
             if (in.read() != -1) {
                 throw new IOException(bin + " has bytes after its end marker");
             }

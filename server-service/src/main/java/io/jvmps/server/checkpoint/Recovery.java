@@ -117,7 +117,7 @@ public final class Recovery {
 
     private long latestStep() {
         try {
-            Optional<Checkpoint> cp = checkpointer.files().latestComplete();
+            Optional<Checkpoint> cp = checkpointer.files().latestComplete(CheckpointStore.NO_ROWS);
             return cp.map(Checkpoint::step).orElse(-1L);
         } catch (IOException e) {
             throw new PsException(ErrorCode.INTERNAL, "cannot list checkpoints in " + checkpointer.directory() + ": "
@@ -132,8 +132,10 @@ public final class Recovery {
                     + "before recovering");
         }
         CheckpointImage image;
+        int servers = map.servers();
+        java.util.function.LongPredicate owned = id -> RowPlacement.serverOf(id, servers) == rank;
         try {
-            image = checkpointer.files().load(request.step()).image();
+            image = checkpointer.files().load(request.step(), owned).image(); // only this server's sparse rows
         } catch (IOException e) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "server " + rank + " cannot roll back to checkpoint "
                     + "step " + request.step() + ": " + e.getMessage());
@@ -165,8 +167,7 @@ public final class Recovery {
             policy.discardPending();
             LedgerEntries.restore(ledger, image.ledgerFor(rank, map.servers()));
             if (sparse != null) {
-                int servers = map.servers();
-                sparse.restore(image.sparse(), id -> RowPlacement.serverOf(id, servers) == rank);
+                sparse.restore(image.sparse(), owned);
             }
             checkpointer.rolledBack(image.step());
         } finally {

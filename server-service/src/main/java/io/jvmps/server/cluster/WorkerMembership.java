@@ -41,8 +41,8 @@ public final class WorkerMembership implements Consumer<ClusterView> {
             }
         }
         if (live.drop(leaving)) {
-            log.warn("Cluster view epoch {}: live workers {} -> {} (SYNC steps and SSP bounds wait only for live workers)",
-                    view.epoch(), before, live.live());
+            log.warn("Cluster view epoch {}: live workers {} -> {} (SYNC steps, SSP bounds and GEO final pulls "
+                    + "wait only for live workers)", view.epoch(), before, live.live());
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.jvmps.server.config;
 
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
 import io.jvmps.server.checkpoint.Checkpoint;
 import io.jvmps.server.checkpoint.CheckpointImage;
 import io.jvmps.server.checkpoint.CheckpointRestorer;
@@ -8,6 +10,7 @@ import io.jvmps.server.checkpoint.Recovery;
 import io.jvmps.server.checkpoint.Checkpointer;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.server.sparse.SparseRows;
 import io.jvmps.server.sparse.SparseTables;
 import io.jvmps.server.store.DeclaredModel;
 import io.jvmps.server.store.DenseStore;
@@ -25,7 +28,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.LongPredicate;
 
 /** The declared dense model, checkpoint writing ({@code ps.checkpoint.dir} set) and restore at start-up. */
 @Configuration(proxyBeanMethods = false)
@@ -67,7 +72,9 @@ public class CheckpointConfiguration {
             return new CheckpointRestorer(null, null, store, null);
         }
         try {
-            Optional<Checkpoint> found = new CheckpointStore(Path.of(props.dir()), clock).latestComplete();
+            CheckpointStore files = new CheckpointStore(Path.of(props.dir()), clock);
+            // sparse rows are read at the first table declaration, when the server knows which ids it owns
+            Optional<Checkpoint> found = files.latestComplete(CheckpointStore.NO_ROWS);
             if (found.isEmpty()) {
                 log.info("No complete checkpoint in {}: starting fresh", props.dir());
                 return new CheckpointRestorer(null, null, store, checkpointer.orElse(null));
@@ -83,7 +90,8 @@ public class CheckpointConfiguration {
             CheckpointImage image = cp.image();
             log.info("Will restore the checkpoint at step {} from {} ({} parts) when the workers declare the model",
                     cp.step(), cp.dir(), cp.servers());
-            return new CheckpointRestorer(image, cp.dir(), store, checkpointer.orElse(null), ledger, sparse);
+            return new CheckpointRestorer(image, cp.dir(), store, checkpointer.orElse(null), ledger, sparse,
+                    owned -> ownedRows(files, cp.step(), owned));
         } catch (IOException e) {
             throw new UncheckedIOException("ps.checkpoint.dir " + props.dir() + ": cannot read checkpoints: "
                     + e.getMessage(), e);
@@ -97,6 +105,15 @@ public class CheckpointConfiguration {
                       SparseTables sparse) {
         return new Recovery(checkpointer.orElse(null), store, model, policy, identity,
                 restorer.step() > 0 ? restorer.step() : -1, ledger, sparse);
+    }
+
+    private static List<SparseRows> ownedRows(CheckpointStore files, long step, LongPredicate owned) {
+        try {
+            return files.load(step, owned).image().sparse();
+        } catch (IOException e) {
+            throw new PsException(ErrorCode.INTERNAL, "cannot read the sparse rows of checkpoint step " + step
+                    + " from " + files.root() + ": " + e.getMessage());
+        }
     }
 
     private static double ageSeconds(Instant last, Clock clock) {

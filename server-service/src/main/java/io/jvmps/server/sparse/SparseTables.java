@@ -25,6 +25,7 @@ public final class SparseTables {
     private final Function<OptimizerType, Optimizer> optimizers;
     private final MemoryBudget budget;
     private final ConcurrentMap<String, SparseRows> restoreOnDeclare = new ConcurrentHashMap<>();
+    private volatile Function<LongPredicate, List<SparseRows>> ownedRows;
 
     /**
      * @param defaultType the optimizer of tables that name none ({@code ps.optimizer.type})
@@ -57,6 +58,9 @@ public final class SparseTables {
      */
     public SparseTable declare(SparseTableSpec spec, LongPredicate owned) {
         OptimizerType type = typeOf(spec);
+        if (!tables.containsKey(spec.name()) && restoreOnDeclare.containsKey(spec.name())) {
+            readOwnedRows(owned);
+        }
         SparseTable table = tables.computeIfAbsent(spec.name(), name -> {
             SparseTable created = new SparseTable(spec, optimizers.apply(type), budget);
             SparseRows saved = restoreOnDeclare.get(name);
@@ -111,6 +115,7 @@ public final class SparseTables {
      */
     public void restore(List<SparseRows> saved, LongPredicate owned) {
         restoreOnDeclare.clear();
+        ownedRows = null;
         java.util.Map<String, SparseRows> byName = new java.util.HashMap<>();
         saved.forEach(rows -> byName.put(rows.spec().name(), rows));
         for (SparseTable table : tables.values()) {
@@ -124,8 +129,34 @@ public final class SparseTables {
      * a table declared later starts from the saved rows this server owns instead of its initial rows.
      */
     public void restoreWhenDeclared(List<SparseRows> saved) {
+        restoreWhenDeclared(saved, null);
+    }
+
+    /**
+     * Same, reading the rows only at the first declaration, when this server knows which ids it owns: a
+     * restarted server then holds its share of a checkpointed table, never the whole table.
+     *
+     * @param declared  the checkpoint's tables (their rows may be left out)
+     * @param ownedRows reads the checkpoint's tables again keeping the rows a predicate accepts; null when
+     *                  {@code declared} holds the rows
+     */
+    public synchronized void restoreWhenDeclared(List<SparseRows> declared,
+                                                 Function<LongPredicate, List<SparseRows>> ownedRows) {
         restoreOnDeclare.clear();
-        saved.forEach(rows -> restoreOnDeclare.put(rows.spec().name(), rows));
+        declared.forEach(rows -> restoreOnDeclare.put(rows.spec().name(), rows));
+        this.ownedRows = ownedRows;
+    }
+
+    /** Reads the pending checkpoint's rows this server owns, once, before the first table is built from them. */
+    private synchronized void readOwnedRows(LongPredicate owned) {
+        Function<LongPredicate, List<SparseRows>> reader = ownedRows;
+        if (reader == null) {
+            return;
+        }
+        for (SparseRows rows : reader.apply(owned)) {
+            restoreOnDeclare.replace(rows.spec().name(), rows);
+        }
+        ownedRows = null;
     }
 
     /** @return the shared memory cap */

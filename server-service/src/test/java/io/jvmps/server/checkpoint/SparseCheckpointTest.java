@@ -12,6 +12,7 @@ import io.jvmps.server.sparse.SparseRows;
 import io.jvmps.server.sparse.SparseTable;
 import io.jvmps.server.sparse.SparseTables;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -75,6 +76,43 @@ class SparseCheckpointTest {
         pushEverywhere(three, 3, new Random(seed));
         assertThat(pullEverywhere(three, 3)).as("one more Adam step from the restored state")
                 .containsExactly(pullEverywhere(two, 2));
+    }
+
+    @Test
+    void aRestartedServerReadsOnlyTheRowsItOwnsFromTheFiles(@TempDir Path dir) throws Exception {
+        SparseTables[] two = {tables(), tables()};
+        for (int r = 0; r < 2; r++) {
+            two[r].declare(SPEC, ownedBy(r, 2));
+        }
+        pushEverywhere(two, 2, new Random(8));
+        CheckpointStore files = new CheckpointStore(dir, java.time.Clock.systemUTC());
+        for (int r = 0; r < 2; r++) {
+            files.write(new CheckpointPart(30, r, 2, "ADAM", 2, List.of(), List.of(), List.of(), two[r].copyAll()));
+        }
+        Checkpoint declarations = files.latestComplete(CheckpointStore.NO_ROWS).orElseThrow();
+        assertThat(declarations.image().sparse()).singleElement()
+                .satisfies(t -> assertThat(t.rows()).as("start-up holds no rows").isZero());
+
+        SparseTables[] three = {tables(), tables(), tables()};
+        int held = 0;
+        for (int r = 0; r < 3; r++) {
+            List<Integer> read = new ArrayList<>();
+            three[r].restoreWhenDeclared(declarations.image().sparse(), owned -> {
+                try {
+                    List<SparseRows> rows = files.load(30, owned).image().sparse();
+                    read.add(rows.get(0).rows());
+                    return rows;
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            three[r].declare(SPEC, ownedBy(r, 3));
+            long owned = java.util.Arrays.stream(IDS).filter(ownedBy(r, 3)::test).count();
+            assertThat(read).as("server %d read its own rows, once", r).containsExactly((int) owned);
+            held += read.get(0);
+        }
+        assertThat(held).isEqualTo(IDS.length);
+        assertThat(pullEverywhere(three, 3)).containsExactly(pullEverywhere(two, 2));
     }
 
     @Test
