@@ -96,14 +96,8 @@ class CtrJob {
                 c.getHidden2(), c.getVocabCacheSize()));
         state.phase(TrainingState.Phase.INITIALIZING);
         long restored = dense.declare(); // servers with a checkpoint restore it here (the tables at their declaration)
-        boolean resumable = semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC
-                || semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.ASYNC;
+        ServerRecovery.requireResumable(restored, semantics.mode());
         if (restored > 0) {
-            if (!resumable) {
-                throw new PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT, "the servers restored a "
-                        + "checkpoint at step " + restored + ", but resuming is supported in SYNC and ASYNC modes, not "
-                        + semantics.mode());
-            }
             log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
         }
         ParameterInitializer.seedOrAwait(dense, model.initialParams(props.getSeed()), rank,
@@ -112,7 +106,7 @@ class CtrJob {
                 ? new StepJoiner(dense, clock).join(nodeId, restored, props.getRequestTimeout()) : restored;
         ServerRecovery recovery = new ServerRecovery(reconnect, next -> new PsClient(next, shardMap, rank,
                 props.getRequestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.getSeed()),
-                rank, resumable ? props.getRecoveryTimeout() : Duration.ZERO, clock,
+                rank, ServerRecovery.resumable(semantics.mode()) ? props.getRecoveryTimeout() : Duration.ZERO, clock,
                 next -> declareTables(sparseClient(next, rank), spec));
         ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "embedding-store");
@@ -121,7 +115,6 @@ class CtrJob {
         });
         TrainingSummary summary = null;
         try {
-            int recoveries = 0;
             while (summary == null) {
                 LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
                         props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
@@ -144,14 +137,10 @@ class CtrJob {
                     log.warn("Lost the servers' state ({}); recovering from their newest checkpoint. The embedding "
                             + "caches' rows are dropped unwritten: they belong to steps the servers roll back",
                             e.getMessage());
-                    held.close();
-                    ServerRecovery.Resumed resumed = recovery.recover(e);
-                    held.replace(resumed.connections());
+                    ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held);
                     dense = resumed.client();
                     sparse = sparseClient(resumed.connections(), rank);
                     start = resumed.step();
-                    recoveries++;
-                    log.warn("Recovery {} done: resuming at checkpoint step {}", recoveries, start);
                 } catch (RuntimeException e) {
                     writeBackOnStop(wide, deep, e);
                     throw e;

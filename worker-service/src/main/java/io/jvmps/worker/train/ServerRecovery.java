@@ -1,5 +1,6 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.worker.client.PsClient;
@@ -23,7 +24,8 @@ import java.util.function.Supplier;
  * restores its checkpoint there; worker 0 also re-seeds slices a server without one lacks), learn the
  * newest complete checkpoint, and roll every server back to it. Every worker of the job does the same
  * and resumes at that step, so nobody trains on parameters the servers no longer hold. Retries with
- * backoff until {@code ps.worker.recovery-timeout}; fails at once when there is no checkpoint.
+ * backoff until {@code ps.worker.recovery-timeout}; fails at once when there is no checkpoint. Not
+ * thread-safe: the training thread uses it.
  */
 final class ServerRecovery {
     private static final Logger log = LoggerFactory.getLogger(ServerRecovery.class);
@@ -42,6 +44,7 @@ final class ServerRecovery {
     private final Duration timeout;
     private final Clock clock;
     private final java.util.function.Consumer<ServerConnections> declareMore;
+    private int recoveries;
 
     /**
      * @param connect       waits (up to the given time) until every server is alive and reachable
@@ -69,6 +72,35 @@ final class ServerRecovery {
         this.rank = rank;
         this.timeout = timeout;
         this.clock = clock;
+    }
+
+    /** @return whether a job in this mode can resume from a checkpoint (SYNC, ASYNC) */
+    static boolean resumable(ConsistencyMode mode) {
+        return mode == ConsistencyMode.SYNC || mode == ConsistencyMode.ASYNC;
+    }
+
+    /**
+     * @param restored the step the servers restored at start-up (0: none)
+     * @throws PsException INVALID_ARGUMENT when they restored one in a mode that cannot resume from it
+     */
+    static void requireResumable(long restored, ConsistencyMode mode) {
+        if (restored > 0 && !resumable(mode)) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the servers restored a checkpoint at step " + restored
+                    + ", but resuming is supported in SYNC and ASYNC modes, not " + mode);
+        }
+    }
+
+    /**
+     * Closes the lost connections, recovers (see {@link #recover}), holds the new connections in
+     * {@code held} and logs the step training resumes at.
+     */
+    Resumed resumeAfter(PsException cause, ConnectionHolder held) {
+        held.close();
+        Resumed resumed = recover(cause);
+        held.replace(resumed.connections());
+        recoveries++;
+        log.warn("Recovery {} done: resuming at checkpoint step {}", recoveries, resumed.step());
+        return resumed;
     }
 
     /** @return true when the error means a lost server or a rollback, and recovery is on */

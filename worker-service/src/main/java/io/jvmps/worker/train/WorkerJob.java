@@ -110,17 +110,12 @@ public class WorkerJob {
                 PsClient client = clients.apply(connections);
                 state.phase(TrainingState.Phase.INITIALIZING);
                 long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
-                boolean resumable = semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC
-                        || semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.ASYNC;
-                if (restored > 0 && !resumable) {
-                    throw new PsException(ErrorCode.INVALID_ARGUMENT, "the servers restored a checkpoint at step "
-                            + restored + ", but resuming is supported in SYNC and ASYNC modes, not " + semantics.mode());
-                }
+                ServerRecovery.requireResumable(restored, semantics.mode());
                 ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
-                        () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap),
-                        reg.rank(), resumable ? props.getRecoveryTimeout() : java.time.Duration.ZERO, clock);
+                        () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap), reg.rank(),
+                        ServerRecovery.resumable(semantics.mode()) ? props.getRecoveryTimeout()
+                                : java.time.Duration.ZERO, clock);
                 long start = joinStep(client, model, semantics, reg, restored);
-                int recoveries = 0;
                 TrainingSummary summary;
                 while (true) {
                     try {
@@ -132,13 +127,9 @@ public class WorkerJob {
                         }
                         state.phase(TrainingState.Phase.RECOVERING);
                         log.warn("Lost the servers' state ({}); recovering from their newest checkpoint", e.getMessage());
-                        held.close();
-                        ServerRecovery.Resumed resumed = recovery.recover(e);
-                        held.replace(resumed.connections());
+                        ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held);
                         client = resumed.client();
                         start = resumed.step();
-                        recoveries++;
-                        log.warn("Recovery {} done: resuming at checkpoint step {}", recoveries, start);
                     }
                 }
                 log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s; "
