@@ -103,11 +103,7 @@ public final class GeoPolicy implements ConsistencyPolicy {
     @Override
     public JoinAnswer join(JoinRequest request, int serverRank) {
         SenderCheck.check(request.rank(), workers);
-        JoinAnswer answer = rounds.join(request, serverRank);
-        if (answer.accepted()) {
-            live.join(request.rank(), request.nodeId(), request.step());
-        }
-        return answer;
+        return gate.join(request, serverRank);
     }
 
     /** @return number of pulls waiting for a worker's rounds */

@@ -108,11 +108,7 @@ public final class SspPolicy implements ConsistencyPolicy {
     @Override
     public JoinAnswer join(JoinRequest request, int serverRank) {
         SenderCheck.check(request.rank(), workers);
-        JoinAnswer answer = clocks.join(request, serverRank);
-        if (answer.accepted()) {
-            live.join(request.rank(), request.nodeId(), request.step());
-        }
-        return answer;
+        return gate.join(request, serverRank);
     }
 
     /** @return number of pulls waiting for a slower worker */

@@ -1,5 +1,7 @@
 package io.jvmps.server.consistency;
 
+import io.jvmps.common.protocol.JoinAnswer;
+import io.jvmps.common.protocol.JoinRequest;
 import reactor.core.publisher.Mono;
 
 import java.util.ArrayList;
@@ -10,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Pulls waiting, without a thread, for the slowest live worker's clock to reach a value. The owner calls
  * {@link #wake()} after every clock advance and every change of the live set, once it holds no slice
- * lock, so a woken pull never runs while a push still holds locks. Thread-safe.
+ * lock, so a woken pull never runs while a push still holds locks. It also takes joins, which make a rank
+ * live again at its clock. Thread-safe.
  */
 final class StalenessGate {
     private final WorkerClocks clocks;
@@ -55,6 +58,18 @@ final class StalenessGate {
             }
             return Mono.fromFuture(waiter.done(), true).doOnCancel(() -> forget(waiter));
         });
+    }
+
+    /**
+     * A worker taking over {@code request.rank()}: accepted at the rank's clock or later (see
+     * {@link WorkerClocks#join}), and then the rank is live again from that step (GEO: round) on.
+     */
+    JoinAnswer join(JoinRequest request, int serverRank) {
+        JoinAnswer answer = clocks.join(request, serverRank);
+        if (answer.accepted()) {
+            live.join(request.rank(), request.nodeId(), request.step());
+        }
+        return answer;
     }
 
     /** Completes the waiters whose clock was reached, outside this gate's monitor. */
