@@ -45,7 +45,7 @@ class CheckpointFailoverIT {
     private static final long SEED = 7;
     private static final double LR = 0.01;
     private static final Pattern TIME = Pattern.compile("^(\\d\\d:\\d\\d:\\d\\d\\.\\d{3})");
-    private static final Pattern RESUMED = Pattern.compile("Recovery 1 done: resuming at checkpoint step (\\d+)");
+    private static final Pattern RESUMED = Pattern.compile("Recovery 1 done: the servers are back at checkpoint step (\\d+);");
 
     @Test
     void aKilledServerIsReplacedAndItsCheckpointResumesOnThreeServersWhereAnUnbrokenRunEnds() throws Exception {

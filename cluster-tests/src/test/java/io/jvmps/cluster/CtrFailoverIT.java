@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CtrFailoverIT {
     private static final double TOLERANCE = 1e-5;
-    private static final Pattern RESUMED = Pattern.compile("Recovery 1 done: resuming at checkpoint step (\\d+)");
+    private static final Pattern RESUMED = Pattern.compile("Recovery 1 done: the servers are back at checkpoint step (\\d+);");
     private static final Pattern SPARSE_ROWS = Pattern.compile("Checkpoint step 20: wrote part \\d of 2 \\(\\d+ slices, (\\d+) sparse rows");
     private static final List<String> JOB = List.of("--ps.worker.job=CTR", "--ps.worker.ctr.fields=6",
             "--ps.worker.ctr.vocabulary=400", "--ps.worker.ctr.crosses=2", "--ps.worker.ctr.train-size=4000",

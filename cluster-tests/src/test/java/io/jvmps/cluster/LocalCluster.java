@@ -154,16 +154,23 @@ final class LocalCluster implements AutoCloseable {
      * {@code servers} servers in {@code mode} (SSP with staleness 2) with ADAM 0.01 that heartbeat every
      * 300 ms, plus {@code serverArgs}: the set-up of the worker-failure tests.
      */
-    void startJobWithFastFailureDetection(int servers, int workers, String mode, String... serverArgs)
+    List<NodeProcess> startJobWithFastFailureDetection(int servers, int workers, String mode, String... serverArgs)
             throws IOException {
         startScheduler(servers, workers, "--ps.scheduler.heartbeat-timeout=3s",
                 "--ps.scheduler.failure-check-interval=200ms");
+        List<NodeProcess> started = new ArrayList<>();
+        for (int s = 0; s < servers; s++) {
+            started.add(startServer(s, servers, workers, fastFailureServerArgs(mode, serverArgs)));
+        }
+        return started;
+    }
+
+    /** @return the server arguments {@link #startJobWithFastFailureDetection} starts servers with */
+    static String[] fastFailureServerArgs(String mode, String... serverArgs) {
         List<String> args = new ArrayList<>(List.of("--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.01",
                 "--ps.consistency.mode=" + mode, "--ps.consistency.staleness=2", "--ps.node.heartbeat-interval=300ms"));
         args.addAll(List.of(serverArgs));
-        for (int s = 0; s < servers; s++) {
-            startServer(s, servers, workers, args.toArray(String[]::new));
-        }
+        return args.toArray(String[]::new);
     }
 
     /**
@@ -172,9 +179,14 @@ final class LocalCluster implements AutoCloseable {
      *         otherwise (for polling)
      */
     Optional<String> schedulerGet(String path) {
+        return get(schedulerPort, path);
+    }
+
+    /** @return a node's 200 answer to a GET of {@code path} on HTTP port {@code port}, or empty (for polling) */
+    static Optional<String> get(int port, String path) {
         try {
             HttpResponse<String> r = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + schedulerPort + path))
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                             .timeout(Duration.ofSeconds(3)).build(),
                     HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200 ? Optional.of(r.body()) : Optional.empty();

@@ -93,6 +93,7 @@ public record Checkpoint(long step, Path dir, List<CheckpointPart> parts) {
             throw new IOException("step " + step + ": " + e.getMessage(), e);
         }
         return new CheckpointImage(step, params, first.optimizer(), slots, values, state,
-                parts.stream().map(CheckpointPart::ledger).toList(), sparse);
+                parts.stream().map(CheckpointPart::ledger).toList(), sparse,
+                parts.stream().map(CheckpointPart::clocks).toList());
     }
 }

@@ -29,6 +29,8 @@ import java.util.function.LongPredicate;
  *                                    ("" = the servers' default), long initRows, int state slots,
  *                                    long updates, int rows, then per row: long id, int update count,
  *                                    float[dim x (1 + state slots)] values then state  (format 3 and later)
+ * int   worker clocks     per worker rank: long clock (the first step, GEO: round, of that rank not in
+ *                                    this part's slices; none in SYNC)                  (format 4 and later)
  * int   end magic 'PSCE'
  * </pre>
  * Reading checks every count against the declared model before allocating, so a damaged file fails
@@ -37,10 +39,11 @@ import java.util.function.LongPredicate;
 public final class CheckpointFormat {
     static final int MAGIC = 0x5053434B;
     static final int END = 0x50534345;
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     private static final int MAX_STATE_SLOTS = 16;
     private static final int MAX_PARAMS = 1 << 20;
     private static final int FLOAT_RUN = 16 * 1024;
+    private static final int MAX_WORKERS = 1 << 16;
 
     private CheckpointFormat() {
     }
@@ -87,6 +90,10 @@ public final class CheckpointFormat {
         out.writeInt(part.sparse().size());
         for (SparseRows t : part.sparse()) {
             writeSparse(out, t, run);
+        }
+        out.writeInt(part.clocks().size());
+        for (long c : part.clocks()) {
+            out.writeLong(c);
         }
         out.writeInt(END);
     }
@@ -180,8 +187,18 @@ public final class CheckpointFormat {
                 sparse.add(readSparse(in, run, keepRow));
             }
         }
+        List<Long> clocks = new ArrayList<>();
+        if (version >= 4) {
+            int workers = in.readInt();
+            check(workers >= 0 && workers <= MAX_WORKERS, "bad worker clock count " + workers);
+            for (int i = 0; i < workers; i++) {
+                long c = in.readLong();
+                check(c >= 0, "worker " + i + " has clock " + c);
+                clocks.add(c);
+            }
+        }
         check(in.readInt() == END, "missing end marker");
-        return new CheckpointPart(step, rank, servers, optimizer, slots, params, slices, ledger, sparse);
+        return new CheckpointPart(step, rank, servers, optimizer, slots, params, slices, ledger, sparse, clocks);
     }
 
     private static void writeSparse(DataOutputStream out, SparseRows t, byte[] run) throws IOException {

@@ -19,13 +19,49 @@ import java.util.List;
  * @param state      per parameter, the state slots (flat, row-major)
  * @param ledgers    each writing server's push ledger, by rank
  * @param sparse     the sparse tables, one copy per table joined from every part
+ * @param clocks     each writing server's worker clocks, by rank (see {@link CheckpointPart#clocks()})
  */
 public record CheckpointImage(long step, List<ParamSpec> params, String optimizer, int stateSlots, float[][] values,
-                              float[][][] state, List<List<LedgerEntry>> ledgers, List<SparseRows> sparse) {
+                              float[][][] state, List<List<LedgerEntry>> ledgers, List<SparseRows> sparse,
+                              List<List<Long>> clocks) {
 
     /** @return this image without its sparse tables (so a holder of the dense part does not keep their rows) */
     public CheckpointImage withoutSparse() {
-        return new CheckpointImage(step, params, optimizer, stateSlots, values, state, ledgers, List.of());
+        return new CheckpointImage(step, params, optimizer, stateSlots, values, state, ledgers, List.of(), clocks);
+    }
+
+    /**
+     * @return per worker rank, the step (GEO: round) that worker resumes at: the first one missing from at
+     *         least one part, so no push is lost anywhere. Empty when a part kept no clocks (SYNC, or an older
+     *         format) or the parts disagree on the worker count
+     */
+    public long[] resumeClocks() {
+        if (clocks.isEmpty() || clocks.stream().anyMatch(c -> c.isEmpty() || c.size() != clocks.get(0).size())) {
+            return new long[0];
+        }
+        long[] min = new long[clocks.get(0).size()];
+        java.util.Arrays.fill(min, Long.MAX_VALUE);
+        for (List<Long> part : clocks) {
+            for (int w = 0; w < min.length; w++) {
+                min[w] = Math.min(min[w], part.get(w));
+            }
+        }
+        return min;
+    }
+
+    /**
+     * @return per worker rank, the first step (GEO: round) whose push server {@code rank} of {@code servers}
+     *         does not hold: its own part's clocks when the server count is unchanged, so pushes it already
+     *         applied are not applied again when the workers resume at {@link #resumeClocks()}; otherwise
+     *         (its slices come from several parts) the resume clocks, and pushes between them and a part's
+     *         clocks are applied again on that part's elements. Empty when {@link #resumeClocks()} is
+     */
+    public long[] appliedClocks(int rank, int servers) {
+        long[] resume = resumeClocks();
+        if (resume.length == 0 || servers != clocks.size() || rank >= servers) {
+            return resume;
+        }
+        return clocks.get(rank).stream().mapToLong(Long::longValue).toArray();
     }
 
     /**

@@ -18,16 +18,27 @@ import java.util.List;
  * @param slices     the writer's slices
  * @param ledger     the writer's push ledger: each worker's last push before {@code step}
  * @param sparse     the rows of the sparse tables the writer holds, one copy per table
+ * @param clocks     per worker rank, the first step (GEO: round) of that worker whose push is not in
+ *                   {@code slices}; empty where the mode keeps no clocks (SYNC: the step is the cut) or the
+ *                   format predates them
  */
 public record CheckpointPart(long step, int rank, int servers, String optimizer, int stateSlots,
                              List<ParamSpec> params, List<SliceCopy> slices, List<LedgerEntry> ledger,
-                             List<SparseRows> sparse) {
+                             List<SparseRows> sparse, List<Long> clocks) {
     /** Copies the lists. */
     public CheckpointPart {
         params = List.copyOf(params);
         slices = List.copyOf(slices);
         ledger = List.copyOf(ledger);
         sparse = List.copyOf(sparse);
+        clocks = List.copyOf(clocks);
+    }
+
+    /** A part without worker clocks. */
+    public CheckpointPart(long step, int rank, int servers, String optimizer, int stateSlots,
+                          List<ParamSpec> params, List<SliceCopy> slices, List<LedgerEntry> ledger,
+                          List<SparseRows> sparse) {
+        this(step, rank, servers, optimizer, stateSlots, params, slices, ledger, sparse, List.of());
     }
 
     /** A part without sparse tables. */

@@ -31,6 +31,7 @@ public final class CheckpointRestorer {
     private final DenseStore store;
     private final Checkpointer checkpointer;
     private final io.jvmps.server.consistency.PushLedger ledger;
+    private final io.jvmps.server.consistency.ConsistencyPolicy policy;
 
     /**
      * @param image        the checkpoint to restore, or null to start fresh
@@ -54,16 +55,19 @@ public final class CheckpointRestorer {
      */
     public CheckpointRestorer(CheckpointImage image, Path from, DenseStore store, Checkpointer checkpointer,
                               io.jvmps.server.consistency.PushLedger ledger, io.jvmps.server.sparse.SparseTables sparse) {
-        this(image, from, store, checkpointer, ledger, sparse, null);
+        this(image, from, store, checkpointer, ledger, sparse, null, null);
     }
 
     /**
      * Same, where {@code image} holds the sparse tables without their rows and {@code ownedRows} reads the
-     * rows this server owns at the first declaration (null: the image holds the rows).
+     * rows this server owns at the first declaration (null: the image holds the rows), and the workers'
+     * clocks go back into {@code policy} with the slices (null: not restored).
      */
     public CheckpointRestorer(CheckpointImage image, Path from, DenseStore store, Checkpointer checkpointer,
                               io.jvmps.server.consistency.PushLedger ledger, io.jvmps.server.sparse.SparseTables sparse,
-                              Function<LongPredicate, List<SparseRows>> ownedRows) {
+                              Function<LongPredicate, List<SparseRows>> ownedRows,
+                              io.jvmps.server.consistency.ConsistencyPolicy policy) {
+        this.policy = policy;
         if (image != null && sparse != null && !image.sparse().isEmpty()) {
             sparse.restoreWhenDeclared(image.sparse(), ownedRows);
             log.info("Sparse tables {} will be restored from step {} when declared{}",
@@ -117,6 +121,9 @@ public final class CheckpointRestorer {
         }
         if (created > 0) {
             LedgerEntries.restore(ledger, image.ledgerFor(rank, map.servers()));
+            if (policy != null) {
+                policy.restoreClocks(image.step(), image.resumeClocks(), image.appliedClocks(rank, map.servers()));
+            }
             log.info("Restored {} slices at step {} from {} (optimizer {} state included)", created, image.step(), from,
                     image.optimizer());
         }

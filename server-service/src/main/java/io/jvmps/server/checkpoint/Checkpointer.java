@@ -58,6 +58,7 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
     private final Clock clock;
     private volatile io.jvmps.server.consistency.PushLedger ledger;
     private volatile SparseTables sparse;
+    private volatile java.util.function.Supplier<List<Long>> workerClocks = List::of;
     private final ConcurrentHashMap<Long, ConcurrentHashMap<Long, SliceCopy>> pending = new ConcurrentHashMap<>();
     private final AtomicLong timeTarget = new AtomicLong(-1);
     private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
@@ -97,6 +98,15 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
         this.sparse = tables;
     }
 
+    /**
+     * @param clocks the consistency policy's worker clocks, copied into every part together with the last
+     *               slice (under its lock: in ASYNC, SSP and GEO a push locks every slice it updates and
+     *               advances its sender's clock under those locks, so the copy and the clocks agree)
+     */
+    public void recordClocks(java.util.function.Supplier<List<Long>> clocks) {
+        this.workerClocks = clocks;
+    }
+
     /** Records that the slices start from a restored checkpoint at {@code step} (not written again). */
     public void restoredAt(long step) {
         lastStep = Math.max(lastStep, step);
@@ -120,7 +130,8 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
             timeTarget.compareAndSet(version, -1);
             List<SliceCopy> ready = new ArrayList<>(copies.values());
             List<SparseRows> tables = sparseCopies();
-            writer.execute(() -> write(version, map, ready, tables));
+            List<Long> clocks = workerClocks.get();
+            writer.execute(() -> write(version, map, ready, tables, clocks));
         }
     }
 
@@ -213,17 +224,23 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
             return;
         }
         List<SliceCopy> copies = new ArrayList<>();
-        for (Slice placement : map.slicesOf(identity.rank())) {
-            DenseSlice slice = store.get(placement.key());
-            if (slice == null) {
-                return; // never initialised: nothing trained here
-            }
-            slice.lock();
-            try {
+        List<DenseSlice> locked = new ArrayList<>();
+        List<Long> clocks;
+        try {
+            // ascending keys, the order pushes lock in, so this cannot deadlock with one
+            for (Slice placement : map.slicesOf(identity.rank()).stream()
+                    .sorted(Comparator.comparingLong(Slice::key)).toList()) {
+                DenseSlice slice = store.get(placement.key());
+                if (slice == null) {
+                    return; // never initialised: nothing trained here
+                }
+                slice.lock();
+                locked.add(slice);
                 copies.add(copy(slice, placement));
-            } finally {
-                slice.unlock();
             }
+            clocks = workerClocks.get();
+        } finally {
+            locked.forEach(DenseSlice::unlock);
         }
         List<SparseRows> tables = sparseCopies();
         long step = copies.isEmpty() ? 0 : copies.get(0).version();
@@ -235,7 +252,7 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
         if (step == 0 || step <= lastStep) {
             return;
         }
-        write(step, map, copies, tables);
+        write(step, map, copies, tables, clocks);
     }
 
     private List<SparseRows> sparseCopies() {
@@ -243,7 +260,7 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
         return tables == null ? List.of() : tables.copyAll();
     }
 
-    private void write(long step, ShardMap map, List<SliceCopy> copies, List<SparseRows> tables) {
+    private void write(long step, ShardMap map, List<SliceCopy> copies, List<SparseRows> tables, List<Long> clocks) {
         copies.sort(Comparator.comparingInt(SliceCopy::paramIndex).thenComparingLong(SliceCopy::offset));
         int slots = copies.isEmpty() ? 0 : copies.get(0).state().length;
         io.jvmps.server.consistency.PushLedger pushes = ledger;
@@ -253,7 +270,7 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
                 .sorted(Comparator.comparingInt(LedgerEntry::sender))
                 .toList();
         CheckpointPart part = new CheckpointPart(step, identity.rank(), map.servers(), optimizerName, slots,
-                map.params(), copies, entries, tables);
+                map.params(), copies, entries, tables, clocks);
         long start = System.nanoTime();
         try {
             PartManifest m = files.write(part);

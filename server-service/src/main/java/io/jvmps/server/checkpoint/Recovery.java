@@ -165,6 +165,7 @@ public final class Recovery {
                 locked.get(i).resetTo(copy.values(), OptimizerState.of(slots), image.step(), failed);
             }
             policy.discardPending();
+            policy.restoreClocks(image.step(), image.resumeClocks(), image.appliedClocks(rank, map.servers()));
             LedgerEntries.restore(ledger, image.ledgerFor(rank, map.servers()));
             if (sparse != null) {
                 sparse.restore(image.sparse(), owned);

@@ -65,8 +65,9 @@ public class CheckpointConfiguration {
     CheckpointRestorer checkpointRestorer(CheckpointProperties props, DenseStore store, Optimizer optimizer,
                                           OptimizerProperties optimizerProps, Optional<Checkpointer> checkpointer,
                                           Clock clock, io.jvmps.server.consistency.PushLedger ledger,
-                                          SparseTables sparse) {
+                                          SparseTables sparse, io.jvmps.server.consistency.ConsistencyPolicy policy) {
         checkpointer.ifPresent(c -> c.recordLedger(ledger));
+        checkpointer.ifPresent(c -> c.recordClocks(policy::workerClocks));
         checkpointer.ifPresent(c -> c.recordSparse(sparse));
         if (!props.enabled() || props.restore() == CheckpointProperties.Restore.NONE) {
             return new CheckpointRestorer(null, null, store, null);
@@ -91,7 +92,7 @@ public class CheckpointConfiguration {
             log.info("Will restore the checkpoint at step {} from {} ({} parts) when the workers declare the model",
                     cp.step(), cp.dir(), cp.servers());
             return new CheckpointRestorer(image, cp.dir(), store, checkpointer.orElse(null), ledger, sparse,
-                    owned -> ownedRows(files, cp.step(), owned));
+                    owned -> ownedRows(files, cp.step(), owned), policy);
         } catch (IOException e) {
             throw new UncheckedIOException("ps.checkpoint.dir " + props.dir() + ": cannot read checkpoints: "
                     + e.getMessage(), e);

@@ -4,7 +4,6 @@ import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.JoinAnswer;
 import io.jvmps.common.protocol.JoinRequest;
 import io.jvmps.server.store.DenseSlice;
-import io.jvmps.server.store.DenseStore;
 import reactor.core.publisher.Mono;
 
 import java.util.List;
@@ -14,7 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
  * Asynchronous parallel (ASP): every push is applied on arrival, and each applied push advances the
  * slice's version by one. Pulls wait only for initialisation, never for a version. A worker's steps
  * must increase (a replayed or negative step is refused with {@code WRONG_STEP} or
- * {@code DUPLICATE_PUSH}, see {@link WorkerClocks}), but may skip. A worker that takes over a rank joins
+ * {@code DUPLICATE_PUSH}, see {@link WorkerClocks}), but may skip. After a restore, a resent push the
+ * restored slices already hold is acknowledged and not applied. A worker that takes over a rank joins
  * at the step after its predecessor's last push here. A push is still all-or-nothing across its slices.
  * Thread-safe.
  */
@@ -24,7 +24,6 @@ public final class AsyncPolicy implements ConsistencyPolicy {
     private final ReadinessWaiter readiness;
     private final LongAdder pushes = new LongAdder();
     private final WorkerClocks clocks;
-    private final DenseStore store;
 
     /** @param context store, optimizer, worker count and pull deadline */
     public AsyncPolicy(PolicyContext context) {
@@ -32,7 +31,6 @@ public final class AsyncPolicy implements ConsistencyPolicy {
         this.updater = new SliceUpdater(context.optimizer(), context.listener());
         this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
         this.clocks = new WorkerClocks(workers, "step");
-        this.store = context.store();
     }
 
     @Override
@@ -46,8 +44,10 @@ public final class AsyncPolicy implements ConsistencyPolicy {
         List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
         try {
             clocks.advance(push.sender(), push.step(), WorkerClocks.UNBOUNDED);
-            for (GradientPush.SliceGradient g : locked) {
-                updater.apply(g.slice(), g.gradient());
+            if (!clocks.alreadyApplied(push.sender(), push.step())) {
+                for (GradientPush.SliceGradient g : locked) {
+                    updater.apply(g.slice(), g.gradient());
+                }
             }
             pushes.increment();
         } finally {
@@ -76,8 +76,8 @@ public final class AsyncPolicy implements ConsistencyPolicy {
     }
 
     @Override
-    public void discardPending() {
-        store.slices().stream().mapToLong(DenseSlice::version).min().ifPresent(clocks::rewindTo);
+    public void restoreClocks(long step, long[] resume, long[] applied) {
+        clocks.restore(step, resume, applied);
     }
 
     @Override

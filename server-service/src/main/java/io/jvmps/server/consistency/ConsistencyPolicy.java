@@ -59,6 +59,20 @@ public interface ConsistencyPolicy {
     }
 
     /**
+     * After this server's slices were restored from a checkpoint (at start-up or by a rollback): puts the
+     * workers' clocks back so each worker resumes its own schedule where the checkpoint has it, and pushes
+     * the restored slices already hold are acknowledged without being applied twice. SYNC ignores it (its
+     * checkpoint is a cut at one step). The caller holds the locks of every slice.
+     *
+     * @param step    the checkpoint's step; every clock is set to it when {@code resume} does not fit this
+     *                job's worker count (e.g. a checkpoint written before clocks were kept)
+     * @param resume  per worker rank, the step (GEO: round) it resumes at
+     * @param applied per worker rank, the first step (GEO: round) whose push these slices do not hold
+     */
+    default void restoreClocks(long step, long[] resume, long[] applied) {
+    }
+
+    /**
      * A worker asks to be expected from a step on (see {@link JoinRequest}). SYNC: accepted unless this
      * server already applied that step; ASYNC and SSP: accepted from the rank's clock on (the step after
      * its predecessor's last push), which the answer carries; GEO: the same in rounds.

@@ -54,7 +54,8 @@ public final class GeoPolicy implements ConsistencyPolicy {
         List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
         try {
             rounds.advance(push.sender(), push.step(), WorkerClocks.UNBOUNDED);
-            for (GradientPush.SliceGradient g : locked) {
+            boolean held = rounds.alreadyApplied(push.sender(), push.step());
+            for (GradientPush.SliceGradient g : held ? List.<GradientPush.SliceGradient>of() : locked) {
                 DenseSlice slice = g.slice();
                 slice.values().addi(g.gradient());
                 slice.advanceVersion();
@@ -104,6 +105,12 @@ public final class GeoPolicy implements ConsistencyPolicy {
     public JoinAnswer join(JoinRequest request, int serverRank) {
         SenderCheck.check(request.rank(), workers);
         return gate.join(request, serverRank);
+    }
+
+    @Override
+    public void restoreClocks(long round, long[] resume, long[] applied) {
+        rounds.restore(round, resume, applied);
+        gate.wake();
     }
 
     /** @return number of pulls waiting for a worker's rounds */

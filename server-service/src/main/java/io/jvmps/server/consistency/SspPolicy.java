@@ -61,8 +61,10 @@ public final class SspPolicy implements ConsistencyPolicy {
         List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
         try {
             clocks.advance(push.sender(), push.step(), staleness, live.live());
-            for (GradientPush.SliceGradient g : locked) {
-                updater.apply(g.slice(), g.gradient());
+            if (!clocks.alreadyApplied(push.sender(), push.step())) {
+                for (GradientPush.SliceGradient g : locked) {
+                    updater.apply(g.slice(), g.gradient());
+                }
             }
             pushes.increment();
         } finally {
@@ -109,6 +111,12 @@ public final class SspPolicy implements ConsistencyPolicy {
     public JoinAnswer join(JoinRequest request, int serverRank) {
         SenderCheck.check(request.rank(), workers);
         return gate.join(request, serverRank);
+    }
+
+    @Override
+    public void restoreClocks(long step, long[] resume, long[] applied) {
+        clocks.restore(step, resume, applied);
+        gate.wake();
     }
 
     /** @return number of pulls waiting for a slower worker */

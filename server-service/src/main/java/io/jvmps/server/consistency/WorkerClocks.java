@@ -12,13 +12,17 @@ import java.util.List;
 
 /**
  * Each worker's clock on this server: the last step (GEO: round) it pushed here, plus one; 0 before
- * its first push. Steps of one worker must increase. Thread-safe (one monitor).
+ * its first push. Steps of one worker must increase. After a restore from a checkpoint it also knows,
+ * per worker, the steps whose pushes the restored slices already hold ({@link #alreadyApplied}): the
+ * workers resume at the earliest step any server lacks, and a server that holds a resent step
+ * acknowledges it without applying it twice. Thread-safe (one monitor).
  */
 final class WorkerClocks {
     /** Bound passed to {@link #advance} when a push may be any number of steps ahead. */
     static final int UNBOUNDED = -1;
 
     private final long[] clocks;
+    private final long[] applied;
     private final String unit;
 
     /**
@@ -27,6 +31,7 @@ final class WorkerClocks {
      */
     WorkerClocks(int workers, String unit) {
         this.clocks = new long[workers];
+        this.applied = new long[workers];
         this.unit = unit;
     }
 
@@ -74,9 +79,33 @@ final class WorkerClocks {
         return clocks[worker];
     }
 
-    /** Sets every clock to {@code step} (a rollback to a checkpoint taken there: every worker resumes at it). */
-    synchronized void rewindTo(long step) {
-        Arrays.fill(clocks, step);
+    /**
+     * Puts the clocks of a restored checkpoint back (see {@code ConsistencyPolicy#restoreClocks}).
+     *
+     * @param step    the checkpoint's step: every clock is set to it when {@code resume} does not fit
+     *                (a checkpoint without clocks, or of another worker count)
+     * @param resume  per worker, the step it resumes at
+     * @param applied per worker, the first step whose push the restored slices do not hold (at least
+     *                {@code resume})
+     */
+    synchronized void restore(long step, long[] resume, long[] applied) {
+        if (resume.length != clocks.length || applied.length != clocks.length) {
+            Arrays.fill(clocks, step);
+            Arrays.fill(this.applied, 0);
+            return;
+        }
+        for (int w = 0; w < clocks.length; w++) {
+            clocks[w] = resume[w];
+            this.applied[w] = Math.max(resume[w], applied[w]);
+        }
+    }
+
+    /**
+     * @return true when the restored slices already hold {@code worker}'s push of {@code step}: it is
+     *         acknowledged (its clock advances) but not applied again
+     */
+    synchronized boolean alreadyApplied(int worker, long step) {
+        return step < applied[worker];
     }
 
     /**

@@ -23,8 +23,8 @@ import java.util.List;
  * @param staleness       SSP staleness bound; 0 in other modes
  * @param geoInterval     GEO interval k; 0 in other modes
  * @param geoLearningRate GEO local learning rate; 0 in other modes
- * @param workerClocks    per worker rank: SSP last pushed step + 1, GEO last pushed round + 1;
- *                        empty in SYNC and ASYNC
+ * @param workerClocks    per worker rank: ASYNC and SSP last pushed step + 1, GEO last pushed round + 1;
+ *                        empty in SYNC
  * @param sparseTables    the sparse tables this server holds rows of
  * @param sparseBytes     bytes reserved by all sparse tables
  * @param sparseMaxBytes  the cap on them ({@code ps.sparse.max-bytes})

@@ -137,6 +137,29 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void eachPartsWorkerClocksComeBackAndWorkersResumeAtTheEarliestAnyPartLacks() throws IOException {
+        CheckpointStore files = new CheckpointStore(dir, Clock.systemUTC());
+        ShardMap map = ShardMap.compute(MODEL, 2);
+        float[][] full = fullValues(4);
+        // ASYNC, 2 workers, 9 pushes on each server, taken in another order: the parts' cuts differ
+        files.write(new CheckpointPart(9, 0, 2, "ADAM", 2, MODEL, part(9, 0, map, full).slices(), List.of(),
+                List.of(), List.of(5L, 4L)));
+        files.write(new CheckpointPart(9, 1, 2, "ADAM", 2, MODEL, part(9, 1, map, full).slices(), List.of(),
+                List.of(), List.of(4L, 5L)));
+        CheckpointImage image = files.latestComplete().orElseThrow().image();
+
+        assertThat(image.resumeClocks()).containsExactly(4L, 4L);
+        assertThat(image.appliedClocks(0, 2)).as("server 0 holds worker 0's step 4").containsExactly(5L, 4L);
+        assertThat(image.appliedClocks(1, 2)).containsExactly(4L, 5L);
+        assertThat(image.appliedClocks(1, 3)).as("restored onto 3 servers: slices mix parts")
+                .containsExactly(4L, 4L);
+        assertThat(image.withoutSparse().resumeClocks()).containsExactly(4L, 4L);
+
+        writeAll(files, 10, map, full); // SYNC parts keep no clocks
+        assertThat(files.latestComplete().orElseThrow().image().resumeClocks()).isEmpty();
+    }
+
+    @Test
     void aFileThatIsNotACheckpointIsRefusedByName() throws IOException {
         Path f = dir.resolve("junk.bin");
         Files.write(f, new byte[64]);

@@ -8,6 +8,8 @@ import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.common.sharding.Slice;
 import io.jvmps.server.cluster.ServerIdentity;
+import io.jvmps.server.consistency.AsyncPolicy;
+import io.jvmps.server.consistency.ConsistencyPolicy;
 import io.jvmps.server.consistency.GradientPush;
 import io.jvmps.server.consistency.PolicyContext;
 import io.jvmps.server.consistency.SyncPolicy;
@@ -106,6 +108,41 @@ class RecoveryTest {
     }
 
     @Test
+    void anAsyncRollbackPutsEachWorkersClockBackToTheCheckpointNotToItsUpdateCount() throws Exception {
+        DenseStore store = new DenseStore();
+        DeclaredModel model = new DeclaredModel(1);
+        ShardMap map = model.declare(MODEL);
+        Map<Long, INDArray> init = new HashMap<>();
+        for (Slice s : map.slices()) {
+            init.put(s.key(), Nd4j.zeros(DataType.FLOAT, s.length()));
+        }
+        store.initialize(init);
+        Optimizer sgd = OptimizerType.SGD.create(new OptimizerSettings(0.1, 0, false, 0.9, 0.999, 1e-8));
+        ServerIdentity identity = ServerIdentity.standalone(0);
+        Checkpointer checkpointer = new Checkpointer(new CheckpointStore(dir, Clock.systemUTC()),
+                new Checkpointer.Schedule(4, Duration.ZERO, 3), store, model, identity, sgd, "SGD", Clock.systemUTC());
+        AsyncPolicy policy = new AsyncPolicy(new PolicyContext(store, sgd, 2, Duration.ofSeconds(30), 0, checkpointer));
+        checkpointer.recordClocks(policy::workerClocks);
+        Recovery recovery = new Recovery(checkpointer, store, model, policy, identity, -1, null, null);
+        recovery.declared("server-a");
+
+        int[][] pushes = {{0, 0}, {0, 1}, {1, 0}, {0, 2}, {1, 1}, {1, 2}, {0, 3}}; // (worker, step); 4th: checkpoint 4
+        for (int[] p : pushes) {
+            push(policy, store, map, p[0], p[1]);
+        }
+        assertThat(policy.workerClocks()).containsExactly(4L, 3L);
+
+        assertThat(recovery.handle(new RecoverRequest("server-b", 4)).rolledBack()).isTrue();
+
+        assertThat(policy.workerClocks()).as("worker 0 had pushed steps 0-2 by update 4, worker 1 step 0")
+                .containsExactly(3L, 1L);
+        push(policy, store, map, 1, 1);
+        push(policy, store, map, 0, 3);
+        assertThat(store.require(map.slices().get(0).key()).version()).isEqualTo(6);
+        checkpointer.close();
+    }
+
+    @Test
     void withoutCheckpointsARollbackIsRefusedByName() {
         DenseStore store = new DenseStore();
         DeclaredModel model = new DeclaredModel(1);
@@ -117,12 +154,16 @@ class RecoveryTest {
                 .hasMessageContaining("ps.checkpoint.dir is unset");
     }
 
-    private static void push(SyncPolicy policy, DenseStore store, ShardMap map, int step) {
+    private static void push(ConsistencyPolicy policy, DenseStore store, ShardMap map, int step) {
+        push(policy, store, map, 0, step);
+    }
+
+    private static void push(ConsistencyPolicy policy, DenseStore store, ShardMap map, int worker, int step) {
         List<GradientPush.SliceGradient> gradients = map.slices().stream()
                 .map(s -> new GradientPush.SliceGradient(store.require(s.key()),
                         Nd4j.valueArrayOf(new long[] {s.length()}, 0.1 * (step + 1), DataType.FLOAT)))
                 .toList();
-        policy.accept(new GradientPush(0, step, gradients));
+        policy.accept(new GradientPush(worker, step, gradients));
     }
 
     private static float[] pull(SparseTable table, long[] ids) {

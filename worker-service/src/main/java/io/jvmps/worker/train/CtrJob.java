@@ -96,17 +96,18 @@ class CtrJob {
                 c.getHidden2(), c.getVocabCacheSize()));
         state.phase(TrainingState.Phase.INITIALIZING);
         long restored = dense.declare(); // servers with a checkpoint restore it here (the tables at their declaration)
-        ServerRecovery.requireResumable(restored, semantics.mode());
         if (restored > 0) {
             log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
         }
         ParameterInitializer.seedOrAwait(dense, model.initialParams(props.getSeed()), rank,
                 props.getServerWaitTimeout(), clock);
-        long start = semantics.mode() != io.jvmps.common.protocol.ConsistencyMode.GEO
-                ? new StepJoiner(dense, clock).join(nodeId, restored, props.getRequestTimeout()) : restored;
+        long start = StepJoiner.scheduleStep(dense, clock, semantics, nodeId, restored, props.getRequestTimeout());
         ServerRecovery recovery = new ServerRecovery(reconnect, next -> new PsClient(next, shardMap, rank,
                 props.getRequestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.getSeed()),
-                rank, ServerRecovery.resumable(semantics.mode()) ? props.getRecoveryTimeout() : Duration.ZERO, clock,
+                rank, props.getRecoveryTimeout(), clock, (recovered, checkpointStep) ->
+                semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC ? checkpointStep
+                        : StepJoiner.scheduleStep(recovered, clock, semantics, nodeId, checkpointStep,
+                                props.getRequestTimeout()),
                 next -> declareTables(sparseClient(next, rank), spec));
         ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "embedding-store");

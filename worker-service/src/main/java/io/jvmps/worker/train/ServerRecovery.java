@@ -1,6 +1,5 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.worker.client.PsClient;
@@ -23,9 +22,10 @@ import java.util.function.Supplier;
  * reachable again (a replacement takes the lost rank), declare the model to them (a restarted server
  * restores its checkpoint there; worker 0 also re-seeds slices a server without one lacks), learn the
  * newest complete checkpoint, and roll every server back to it. Every worker of the job does the same
- * and resumes at that step, so nobody trains on parameters the servers no longer hold. Retries with
- * backoff until {@code ps.worker.recovery-timeout}; fails at once when there is no checkpoint. Not
- * thread-safe: the training thread uses it.
+ * and resumes where the checkpoint has its schedule (SYNC: the checkpoint's step; ASYNC, SSP, GEO: its
+ * rank's clock in the checkpoint, see {@link StepJoiner#scheduleStep}), so nobody trains on parameters the
+ * servers no longer hold. Retries with backoff until {@code ps.worker.recovery-timeout}; fails at once when
+ * there is no checkpoint. Not thread-safe: the training thread uses it.
  */
 final class ServerRecovery {
     private static final Logger log = LoggerFactory.getLogger(ServerRecovery.class);
@@ -33,8 +33,21 @@ final class ServerRecovery {
             ErrorCode.WRONG_STEP);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
-    /** Where training continues: new connections, a client over them, and the step to resume at. */
-    record Resumed(ServerConnections connections, PsClient client, long step) {
+    /**
+     * Where training continues: new connections, a client over them, the checkpoint the servers rolled
+     * back to, and the step this worker's schedule resumes at.
+     */
+    record Resumed(ServerConnections connections, PsClient client, long checkpointStep, long step) {
+    }
+
+    /** The step this worker's schedule resumes at once the servers are back at a checkpoint. */
+    @FunctionalInterface
+    interface ResumePoint {
+        /**
+         * @param client         a client over the recovered connections
+         * @param checkpointStep the step of the checkpoint the servers rolled back to
+         */
+        long step(PsClient client, long checkpointStep);
     }
 
     private final Function<Duration, ServerConnections> connect;
@@ -44,6 +57,7 @@ final class ServerRecovery {
     private final Duration timeout;
     private final Clock clock;
     private final java.util.function.Consumer<ServerConnections> declareMore;
+    private final ResumePoint resumePoint;
     private int recoveries;
 
     /**
@@ -53,8 +67,9 @@ final class ServerRecovery {
      * @param timeout       {@code ps.worker.recovery-timeout}; zero = never recover
      */
     ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, PsClient> clients,
-                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock) {
-        this(connect, clients, initialValues, rank, timeout, clock, connections -> { });
+                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock,
+                   ResumePoint resumePoint) {
+        this(connect, clients, initialValues, rank, timeout, clock, resumePoint, connections -> { });
     }
 
     /**
@@ -64,7 +79,8 @@ final class ServerRecovery {
      */
     ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, PsClient> clients,
                    Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock,
-                   java.util.function.Consumer<ServerConnections> declareMore) {
+                   ResumePoint resumePoint, java.util.function.Consumer<ServerConnections> declareMore) {
+        this.resumePoint = resumePoint;
         this.declareMore = declareMore;
         this.connect = connect;
         this.clients = clients;
@@ -72,22 +88,6 @@ final class ServerRecovery {
         this.rank = rank;
         this.timeout = timeout;
         this.clock = clock;
-    }
-
-    /** @return whether a job in this mode can resume from a checkpoint (SYNC, ASYNC) */
-    static boolean resumable(ConsistencyMode mode) {
-        return mode == ConsistencyMode.SYNC || mode == ConsistencyMode.ASYNC;
-    }
-
-    /**
-     * @param restored the step the servers restored at start-up (0: none)
-     * @throws PsException INVALID_ARGUMENT when they restored one in a mode that cannot resume from it
-     */
-    static void requireResumable(long restored, ConsistencyMode mode) {
-        if (restored > 0 && !resumable(mode)) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the servers restored a checkpoint at step " + restored
-                    + ", but resuming is supported in SYNC and ASYNC modes, not " + mode);
-        }
     }
 
     /**
@@ -99,7 +99,8 @@ final class ServerRecovery {
         Resumed resumed = recover(cause);
         held.replace(resumed.connections());
         recoveries++;
-        log.warn("Recovery {} done: resuming at checkpoint step {}", recoveries, resumed.step());
+        log.warn("Recovery {} done: the servers are back at checkpoint step {}; worker rank {} resumes at step {}",
+                recoveries, resumed.checkpointStep(), rank, resumed.step());
         return resumed;
     }
 
@@ -140,7 +141,7 @@ final class ServerRecovery {
                             + "the servers); cause: " + cause.getMessage());
                 }
                 long step = client.rollBack(latest);
-                return new Resumed(connections, client, step);
+                return new Resumed(connections, client, step, resumePoint.step(client, step));
             } catch (PsException e) {
                 if (connections != null) {
                     connections.close();

@@ -3,6 +3,7 @@ package io.jvmps.worker.train;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.JoinAnswer;
 import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.worker.client.PsClient;
 
 import java.time.Clock;
@@ -38,15 +39,38 @@ final class StepJoiner {
     }
 
     /**
+     * The step this worker's schedule goes on from once the servers hold the parameters of step
+     * {@code declared} (a fresh start, a restored checkpoint, or a rollback): SYNC joins at {@code declared}
+     * or after the steps the others applied meanwhile; ASYNC and SSP at the rank's clock on the servers (the
+     * step after its last push that a restored checkpoint holds, or that its predecessor made); GEO at the
+     * first step of the rank's round clock.
+     *
+     * @throws PsException TIMEOUT when the servers never agree on a step before the deadline
+     */
+    static long scheduleStep(PsClient client, Clock clock, ServerDescription semantics, String nodeId, long declared,
+                             Duration timeout) {
+        return switch (semantics.mode()) {
+            case SYNC -> new StepJoiner(client, clock).join(nodeId, declared, declared, timeout);
+            case ASYNC, SSP -> new StepJoiner(client, clock).join(nodeId, 0, declared, timeout);
+            case GEO -> {
+                int interval = semantics.geoInterval();
+                yield interval * new StepJoiner(client, clock, "round").join(nodeId, 0, declared / interval, timeout);
+            }
+        };
+    }
+
+    /**
      * @param nodeId  this worker's node id
-     * @param from    the first step to ask for (the step the servers declared)
+     * @param from    the first step to ask for
+     * @param usual   the step a worker of a job nobody left starts at: a later one is logged as a join of a
+     *                running job
      * @param timeout how long to keep asking
-     * @return the step every server expects this worker from (logged when later than {@code from})
+     * @return the step every server expects this worker from
      * @throws PsException TIMEOUT when the servers kept moving past the asked step until the deadline
      */
-    long join(String nodeId, long from, Duration timeout) {
+    long join(String nodeId, long from, long usual, Duration timeout) {
         long step = firstAccepted(nodeId, from, timeout);
-        if (step > from) {
+        if (step > usual) {
             log.warn("Joined a running job at {} {} as worker rank {}: this rank's schedule goes on from there "
                     + "(its batches between its predecessor's last push and this {} are not trained on)", unit, step,
                     client.rank(), unit);

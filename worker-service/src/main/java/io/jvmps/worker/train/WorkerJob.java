@@ -110,11 +110,11 @@ public class WorkerJob {
                 PsClient client = clients.apply(connections);
                 state.phase(TrainingState.Phase.INITIALIZING);
                 long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
-                ServerRecovery.requireResumable(restored, semantics.mode());
                 ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
                         () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap), reg.rank(),
-                        ServerRecovery.resumable(semantics.mode()) ? props.getRecoveryTimeout()
-                                : java.time.Duration.ZERO, clock);
+                        props.getRecoveryTimeout(), clock, (recovered, checkpointStep) ->
+                        semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC ? checkpointStep
+                                : joinStep(recovered, model, semantics, reg, checkpointStep));
                 long start = joinStep(client, model, semantics, reg, restored);
                 TrainingSummary summary;
                 while (true) {
@@ -173,27 +173,19 @@ public class WorkerJob {
     }
 
     /**
-     * Tells the servers to expect this worker from the step it starts at: the declared step for a fresh or
-     * restored job, a later one when it took over the rank of a worker that died (SYNC: the step after
-     * those the others applied meanwhile; ASYNC, SSP: the step after the dead worker's last push; GEO: the
-     * first step of the round after the dead worker's last delta).
+     * Tells the servers to expect this worker from the step its schedule goes on at (see
+     * {@link StepJoiner#scheduleStep}): the declared step for a fresh or restored SYNC job; in ASYNC, SSP
+     * and GEO the rank's own clock, which is a checkpoint's for a restored job and the step after the dead
+     * worker's last push when it took over that worker's rank.
      */
     private long joinStep(PsClient client, TrainableModel model, ServerDescription semantics, RegisterResponse reg,
                           long declared) {
-        long joined;
-        if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
-            int interval = semantics.geoInterval();
-            joined = interval * new StepJoiner(client, clock, "round").join(reg.nodeId(), declared / interval,
-                    props.getRequestTimeout());
-        } else {
-            joined = new StepJoiner(client, clock).join(reg.nodeId(), declared, props.getRequestTimeout());
-        }
-        if (joined > declared) {
-            if (!model.localParams().isEmpty()) {
-                throw new PsException(ErrorCode.INVALID_ARGUMENT, "the job is at step " + joined + ": a worker cannot "
-                        + "join a running job with worker-local parameters (ps.worker.placement=HYBRID), whose "
-                        + "values only the other workers hold");
-            }
+        long joined = StepJoiner.scheduleStep(client, clock, semantics, reg.nodeId(), declared,
+                props.getRequestTimeout());
+        if (joined > declared && !model.localParams().isEmpty()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the job is at step " + joined + ": a worker cannot "
+                    + "join a running job with worker-local parameters (ps.worker.placement=HYBRID), whose "
+                    + "values only the other workers hold");
         }
         return joined;
     }

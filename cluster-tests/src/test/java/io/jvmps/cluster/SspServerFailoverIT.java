@@ -1,0 +1,87 @@
+package io.jvmps.cluster;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A server killed with SIGKILL in SSP mode (staleness 2) with two workers, restarted at once: the
+ * replacement restores the newest checkpoint, the workers roll the survivor back to it and each resumes
+ * at its own step there (a checkpoint's step counts both workers' pushes; each part keeps every worker's
+ * clock). A push that a server's restored slices already hold is acknowledged without being applied.
+ * So every (worker, step) push is applied exactly once on every server: each ends at version 2 x 60 =
+ * 120, the number of pushes of an unbroken run. Before per-worker clocks, both workers resumed at the
+ * checkpoint's step and skipped about half their remaining steps; before SSP recovery, the job failed.
+ */
+class SspServerFailoverIT {
+    private static final int WORKERS = 2;
+    private static final int STEPS = 60;
+    private static final Pattern HTTP_PORT = Pattern.compile("Netty started on port (\\d+)");
+    private static final Pattern RESUMED = Pattern.compile(
+            "Recovery 1 done: the servers are back at checkpoint step (\\d+); worker rank (\\d) resumes at step (\\d+)");
+    private static final Pattern ACCURACY = Pattern.compile("Test accuracy on this worker's shard .*: ([0-9.]+) ");
+    private static final Pattern VERSIONS = Pattern.compile("\"minVersion\":(\\d+),\"maxVersion\":(\\d+)");
+
+    @Test
+    void eachWorkerResumesAtItsOwnStepAndEveryPushIsAppliedOnceOnEveryServer() throws Exception {
+        try (LocalCluster cluster = new LocalCluster("ssp-server-failover")) {
+            String[] checkpoints = {"--ps.checkpoint.dir=" + cluster.freshDir("checkpoints"),
+                    "--ps.checkpoint.every-steps=10", "--ps.server.register-retry=500ms"};
+            List<NodeProcess> servers = cluster.startJobWithFastFailureDetection(2, WORKERS, "SSP", checkpoints);
+            NodeProcess[] workers = new NodeProcess[WORKERS];
+            for (int w = 0; w < WORKERS; w++) {
+                workers[w] = cluster.startWorker(w, 2, WORKERS, "--ps.worker.model=SOFTMAX",
+                        "--ps.worker.data=SYNTHETIC", "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256",
+                        "--ps.worker.batch-size=16", "--ps.worker.epochs=4", "--ps.worker.max-steps=" + STEPS,
+                        "--ps.worker.seed=7", "--ps.worker.log-interval=10", "--ps.worker.step-delay=100ms",
+                        "--ps.node.heartbeat-interval=300ms");
+            }
+            NodeProcess victim = servers.get(1);
+            victim.awaitLog(Pattern.compile("Checkpoint step 40: wrote part"), Duration.ofMinutes(3));
+            String rank = victim.awaitLog(Pattern.compile("Server rank (\\d) registered"), Duration.ofSeconds(1))
+                    .group(1);
+            victim.process().destroyForcibly().waitFor();
+            NodeProcess replacement = cluster.startServerNamed("server-1-replacement", 2, WORKERS,
+                    LocalCluster.fastFailureServerArgs("SSP", checkpoints));
+
+            for (NodeProcess worker : workers) {
+                Matcher resumed = worker.awaitLog(RESUMED, Duration.ofMinutes(3));
+                long checkpoint = Long.parseLong(resumed.group(1));
+                long step = Long.parseLong(resumed.group(3));
+                System.out.printf("%s (rank %s): servers back at checkpoint %d, resumed at its step %d%n",
+                        worker.name(), resumed.group(2), checkpoint, step);
+                assertThat(step).as(worker.name() + ": its own step in a checkpoint of both workers' pushes")
+                        .isLessThan(checkpoint).isGreaterThanOrEqualTo(checkpoint / 2 - 3);
+            }
+            for (NodeProcess worker : workers) {
+                assertThat(worker.awaitExit(Duration.ofMinutes(3))).as(worker.name() + "\n" + worker.tail()).isZero();
+                Matcher accuracy = ACCURACY.matcher(worker.logText());
+                assertThat(accuracy.find()).as(worker.tail()).isTrue();
+                assertThat(Double.parseDouble(accuracy.group(1))).as(worker.name() + " test accuracy")
+                        .isGreaterThan(0.3);
+            }
+            assertThat(replacement.logText()).as("the replacement takes rank " + rank + " and restores")
+                    .contains("Server rank " + rank + " registered", "Restored");
+            List<String> versions = new ArrayList<>();
+            for (NodeProcess server : List.of(servers.get(0), replacement)) {
+                int port = Integer.parseInt(server.awaitLog(HTTP_PORT, Duration.ofSeconds(1)).group(1));
+                String status = NodeProcess.poll(server.name() + "'s status", Duration.ofSeconds(10),
+                        () -> LocalCluster.get(port, "/api/v1/status"));
+                Matcher v = VERSIONS.matcher(status);
+                assertThat(v.find()).as(status).isTrue();
+                versions.add(server.name() + " " + v.group(1) + "-" + v.group(2));
+                assertThat(v.group(1) + "-" + v.group(2)).as(server.name() + ": pushes applied on its slices")
+                        .isEqualTo(WORKERS * STEPS + "-" + WORKERS * STEPS);
+            }
+            System.out.println("slice versions after the job: " + versions);
+            NodeProcess.poll("the scheduler's job to be FINISHED", Duration.ofSeconds(30),
+                    () -> cluster.schedulerGet("/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
+        }
+    }
+}
