@@ -131,6 +131,11 @@ public final class SchedulerClient {
         send("POST", "/api/v1/results", report, Void.class);
     }
 
+    /** Records the partition the worker finished (if any) and leases the next one (dynamic data sharding). */
+    public io.jvmps.common.protocol.PartitionLease nextPartition(io.jvmps.common.protocol.PartitionRequest request) {
+        return send("POST", "/api/v1/data/partitions", request, io.jvmps.common.protocol.PartitionLease.class);
+    }
+
     /** @return the job status */
     public JobStatus job() {
         return send("GET", "/api/v1/job", null, JobStatus.class);

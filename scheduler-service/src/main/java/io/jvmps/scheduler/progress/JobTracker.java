@@ -70,9 +70,9 @@ public class JobTracker {
             throw invalid("result report body is required");
         }
         NodeInfo worker = requireWorker(report.nodeId());
-        if (report.total() <= 0 || report.correct() < 0 || report.correct() > report.total()) {
-            throw invalid("need 0 <= correct <= total and total > 0, got correct=" + report.correct()
-                    + " total=" + report.total());
+        if (report.total() < 0 || report.correct() < 0 || report.correct() > report.total()) {
+            throw invalid("need 0 <= correct <= total, got correct=" + report.correct() + " total="
+                    + report.total());
         }
         results.put(worker.rank(), report);
         log.info("Worker {} reported accuracy {}/{}", worker.rank(), report.correct(), report.total());
@@ -86,7 +86,7 @@ public class JobTracker {
     /** @return the job's state, summed accuracy and latest progress per worker */
     public synchronized JobStatus status() {
         AccuracyTally tally = tally();
-        int expectedWorkers = registry.expected(NodeRole.WORKER);
+        int expectedWorkers = Math.max(registry.expected(NodeRole.WORKER), registry.registered(NodeRole.WORKER));
         return new JobStatus(state().name(), results.size(), expectedWorkers, tally.correct(), tally.total(),
                 tally.accuracy(), List.copyOf(progress.values()));
     }
@@ -106,7 +106,9 @@ public class JobTracker {
         long dropped = registry.view().workers().stream()
                 .filter(n -> n.state() == io.jvmps.common.cluster.NodeState.DEAD && !results.containsKey(n.rank()))
                 .count();
-        return results.size() + dropped >= registry.expected(NodeRole.WORKER);
+        // workers beyond worker-num (scale-out) must report too
+        return results.size() + dropped >= Math.max(registry.expected(NodeRole.WORKER),
+                registry.registered(NodeRole.WORKER));
     }
 
     private AccuracyTally tally() {

@@ -36,6 +36,7 @@ public class NodeRegistry {
     private final Clock clock;
     private final NodeIdGenerator ids;
     private final Map<NodeRole, Integer> expected = new EnumMap<>(NodeRole.class);
+    private final int workerCapacity;
     private final Map<String, NodeInfo> nodes = new LinkedHashMap<>();
     private final Map<NodeRole, Long> registrations = new EnumMap<>(NodeRole.class);
     private final Sinks.Many<ClusterView> changes = Sinks.many().replay().latest();
@@ -52,6 +53,7 @@ public class NodeRegistry {
         this.ids = ids;
         expected.put(NodeRole.SERVER, cluster.serverNum());
         expected.put(NodeRole.WORKER, cluster.workerNum());
+        this.workerCapacity = cluster.workerCapacity();
     }
 
     /**
@@ -92,7 +94,15 @@ public class NodeRegistry {
             log.info("The {} node id:{}, assign rank id:{}", role.label(), node.nodeId(), node.rank());
             return done(node, Registration.Kind.NEW, null);
         }
-        NodeInfo dead = firstDead(role).orElseThrow(() -> full(role));
+        Optional<NodeInfo> firstDead = firstDead(role);
+        if (firstDead.isEmpty() && role == NodeRole.WORKER && registered(role) < workerCapacity) {
+            NodeInfo node = store(request, lowestFreeRank(role), null);
+            log.info("The {} node id:{}, assign rank id:{} (scale-out: beyond ps.cluster.worker-num={}, up to "
+                    + "ps.cluster.max-worker-num={})", role.label(), node.nodeId(), node.rank(), expected(role),
+                    workerCapacity);
+            return done(node, Registration.Kind.NEW, null);
+        }
+        NodeInfo dead = firstDead.orElseThrow(() -> full(role));
         NodeInfo node = store(request, dead.rank(), dead.nodeId());
         log.info("The {} node id:{}, assign rank id:{}", role.label(), node.nodeId(), node.rank());
         Registration registration = done(node, Registration.Kind.TAKEOVER, dead.nodeId());
@@ -288,10 +298,17 @@ public class NodeRegistry {
                 .min(Comparator.comparingInt(NodeInfo::rank));
     }
 
+    /** @return the most workers that may take part (ps.cluster.max-worker-num, or worker-num) */
+    public int workerCapacity() {
+        return workerCapacity;
+    }
+
     private ClusterFullException full(NodeRole role) {
-        String key = role == NodeRole.SERVER ? "ps.cluster.server-num" : "ps.cluster.worker-num";
+        String key = role == NodeRole.SERVER ? "ps.cluster.server-num"
+                : workerCapacity > expected(role) ? "ps.cluster.max-worker-num" : "ps.cluster.worker-num";
+        int cap = role == NodeRole.WORKER ? workerCapacity : expected(role);
         return new ClusterFullException("cannot register another " + role.label() + ": expected "
-                + expected(role) + " (" + key + "), currently registered " + registered(role) + " ("
+                + cap + " (" + key + "), currently registered " + registered(role) + " ("
                 + count(role, NodeState.ALIVE) + " alive, " + count(role, NodeState.FINISHED)
                 + " finished, 0 dead to take over)");
     }

@@ -8,6 +8,8 @@ import io.jvmps.common.protocol.ResultReport;
 import io.jvmps.scheduler.config.ClusterProperties;
 import io.jvmps.scheduler.registry.NodeIdGenerator;
 import io.jvmps.scheduler.registry.NodeRegistry;
+import io.jvmps.scheduler.registry.ClusterFullException;
+import io.jvmps.scheduler.registry.Registration;
 import io.jvmps.scheduler.support.MutableClock;
 import io.jvmps.scheduler.support.Requests;
 import org.junit.jupiter.api.Test;
@@ -76,6 +78,29 @@ class JobTrackerTest {
     }
 
     @Test
+    void aScaleOutWorkerGetsTheNextRankAndTheJobWaitsForItsResultToo() {
+        NodeRegistry elastic = new NodeRegistry(new ClusterProperties(1, 2, 3), new MutableClock(Instant.EPOCH),
+                new NodeIdGenerator(new Random(4)));
+        JobTracker job = new JobTracker(elastic, clock);
+        elastic.register(Requests.server(9000));
+        String w0 = elastic.register(Requests.worker()).node().nodeId();
+        String w1 = elastic.register(Requests.worker()).node().nodeId();
+        assertThat(job.status().state()).isEqualTo("RUNNING");
+        Registration third = elastic.register(Requests.worker());
+        assertThat(third.node().rank()).as("beyond worker-num, up to max-worker-num").isEqualTo(2);
+        assertThatThrownBy(() -> elastic.register(Requests.worker())).isInstanceOf(ClusterFullException.class)
+                .hasMessageContaining("expected 3 (ps.cluster.max-worker-num)");
+
+        job.result(new ResultReport(w0, 80, 100, 1));
+        job.result(new ResultReport(w1, 70, 100, 1));
+        assertThat(job.status().state()).as("the scale-out worker has not reported").isEqualTo("RUNNING");
+        assertThat(job.status().expectedWorkers()).isEqualTo(3);
+        job.result(new ResultReport(third.node().nodeId(), 0, 0, 1)); // no test shard of its own
+        assertThat(job.status().state()).isEqualTo("FINISHED");
+        assertThat(job.status().total()).isEqualTo(200);
+    }
+
+    @Test
     void aRepeatedResultReplacesTheEarlierOne() {
         registry.register(Requests.server(9000));
         String w0 = registry.register(Requests.worker()).node().nodeId();
@@ -94,7 +119,7 @@ class JobTrackerTest {
         assertCode(() -> tracker.report(new ProgressReport("nobody", 1, 1, 0, 1, 1, 0, 0)), ErrorCode.UNKNOWN_KEY);
         assertCode(() -> tracker.result(new ResultReport(server, 1, 2, 0)), ErrorCode.INVALID_ARGUMENT);
         assertCode(() -> tracker.result(new ResultReport(w0, 3, 2, 0)), ErrorCode.INVALID_ARGUMENT);
-        assertCode(() -> tracker.result(new ResultReport(w0, 0, 0, 0)), ErrorCode.INVALID_ARGUMENT);
+        assertCode(() -> tracker.result(new ResultReport(w0, 0, -1, 0)), ErrorCode.INVALID_ARGUMENT);
         assertCode(() -> tracker.report(new ProgressReport(w0, -1, 1, 0, 1, 1, 0, 0)), ErrorCode.INVALID_ARGUMENT);
         assertThat(tracker.status().workersReported()).isZero();
         assertThat(tracker.status().latest()).isEmpty();

@@ -67,7 +67,7 @@ public class ServerConfiguration {
 
     @Bean
     io.jvmps.server.consistency.LiveWorkers liveWorkers(ClusterProperties cluster) {
-        return new io.jvmps.server.consistency.LiveWorkers(cluster.workerNum());
+        return new io.jvmps.server.consistency.LiveWorkers(cluster.workerCapacity(), cluster.workerNum());
     }
 
     @Bean
@@ -87,9 +87,11 @@ public class ServerConfiguration {
                                         io.jvmps.server.consistency.LiveWorkers liveWorkers) {
         SliceUpdateListener listener = checkpointer.<SliceUpdateListener>map(c -> c).orElse(SliceUpdateListener.NONE);
         ConsistencyPolicy policy = PolicyFactory.create(consistency.mode(), new PolicyContext(store, optimizer,
-                cluster.workerNum(), server.pullTimeout(), consistency.staleness(), listener, liveWorkers));
-        log.info("Parameter server: consistency {} over {} worker(s), optimizer {}, pull timeout {}",
-                consistency.describe(), cluster.workerNum(), optimizer.describe(), server.pullTimeout());
+                cluster.workerCapacity(), server.pullTimeout(), consistency.staleness(), listener, liveWorkers));
+        log.info("Parameter server: consistency {} over {} worker(s){}, optimizer {}, pull timeout {}",
+                consistency.describe(), cluster.workerNum(), cluster.workerCapacity() > cluster.workerNum()
+                        ? " (up to " + cluster.workerCapacity() + " with scale-out)" : "",
+                optimizer.describe(), server.pullTimeout());
         return policy;
     }
 

@@ -10,26 +10,49 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The worker ranks a SYNC step waits for and whose clocks bound SSP. Every rank of the job starts live
- * and expected from step 0 (workers that have not registered yet are expected). A rank the scheduler marked DEAD or
+ * and expected from step 0 (workers that have not registered yet are expected), except scale-out ranks
+ * beyond {@code ps.cluster.worker-num}, which are live once a worker joins at them. A rank the scheduler marked DEAD or
  * FINISHED is dropped; a worker that takes the rank over comes back only by joining
  * ({@link #join}), from the step it joined at, so steps before it do not wait for it. Thread-safe;
  * listeners run on the updating thread after a change.
  */
 public final class LiveWorkers {
     private final int workers;
+    private final int initial;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final long[] joinedAt;
     private final String[] holders;
     private volatile BitSet live;
 
-    /** @param workers number of worker ranks of the job */
+    /** @param workers number of worker ranks of the job, all live from the start */
     public LiveWorkers(int workers) {
-        this.workers = workers;
-        this.joinedAt = new long[workers];
-        this.holders = new String[workers];
-        BitSet all = new BitSet();
-        all.set(0, workers);
-        this.live = all;
+        this(workers, workers);
+    }
+
+    /**
+     * @param ranks   worker ranks that may take part ({@code ps.cluster.max-worker-num}, or worker-num)
+     * @param initial ranks live from the start ({@code ps.cluster.worker-num}); the others (scale-out ranks)
+     *                become live when a worker joins at them
+     */
+    public LiveWorkers(int ranks, int initial) {
+        if (initial < 1 || initial > ranks) {
+            throw new IllegalArgumentException("need 1 <= initial ranks <= ranks, got " + initial + " of " + ranks);
+        }
+        this.workers = ranks;
+        this.initial = initial;
+        this.joinedAt = new long[ranks];
+        this.holders = new String[ranks];
+        BitSet first = new BitSet();
+        first.set(0, initial);
+        this.live = first;
+    }
+
+    /**
+     * @return true for a scale-out rank (beyond {@code ps.cluster.worker-num}) that no worker has joined yet:
+     *         its first worker joins a job already under way
+     */
+    public synchronized boolean fresh(int rank) {
+        return rank >= initial && holders[rank] == null && !live.get(rank);
     }
 
     /** @return number of worker ranks of the job (live or not) */

@@ -11,7 +11,8 @@ final class SenderCheck {
     static void check(int sender, int workers) {
         if (sender < 0 || sender >= workers) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "sender rank " + sender
-                    + " is outside the job's workers [0, " + workers + ") (ps.cluster.worker-num=" + workers + ")");
+                    + " is outside the job's workers [0, " + workers + ") (ps.cluster.worker-num, or "
+                    + "ps.cluster.max-worker-num when set)");
         }
     }
 }

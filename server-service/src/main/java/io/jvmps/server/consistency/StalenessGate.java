@@ -62,9 +62,18 @@ final class StalenessGate {
 
     /**
      * A worker taking over {@code request.rank()}: accepted at the rank's clock or later (see
-     * {@link WorkerClocks#join}), and then the rank is live again from that step (GEO: round) on.
+     * {@link WorkerClocks#join}), and then the rank is live again from that step (GEO: round) on. A
+     * scale-out rank's first worker joins at the slowest live clock.
      */
     JoinAnswer join(JoinRequest request, int serverRank) {
+        if (live.fresh(request.rank())) {
+            // a scale-out worker starts level with the slowest live one, not at 0 (which would hold every
+            // other worker back at the staleness bound until it caught up)
+            long slowest = slowestClock();
+            if (slowest != Long.MAX_VALUE) {
+                clocks.raiseTo(request.rank(), slowest);
+            }
+        }
         JoinAnswer answer = clocks.join(request, serverRank);
         if (answer.accepted()) {
             live.join(request.rank(), request.nodeId(), request.step());

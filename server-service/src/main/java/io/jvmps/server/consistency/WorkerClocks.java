@@ -74,6 +74,11 @@ final class WorkerClocks {
         clocks[worker] = step + 1;
     }
 
+    /** Moves {@code worker}'s clock up to {@code clock} if it is below (a scale-out rank starting mid-job). */
+    synchronized void raiseTo(int worker, long clock) {
+        clocks[worker] = Math.max(clocks[worker], clock);
+    }
+
     /** @return {@code worker}'s clock: the step it pushes next here, or more */
     synchronized long clock(int worker) {
         return clocks[worker];

@@ -95,6 +95,40 @@ public class WorkerProperties {
     private Duration shutdownTimeout = Duration.ofSeconds(30);
     /** Exit the JVM when training ends (false keeps the app up, for tests and inspection). */
     private boolean exitOnFinish = true;
+    /**
+     * How the training data is split among workers: STATIC (each rank its fixed shard, the default) or
+     * DYNAMIC (the scheduler hands out data partitions one at a time, so a worker that joins a running
+     * job beyond ps.cluster.worker-num shares the rest; ASYNC and SSP modes).
+     */
+    @NotNull
+    private DataSharding sharding = DataSharding.STATIC;
+    /** DYNAMIC sharding: partitions each epoch is cut into (every worker of the job must use the same). */
+    @Min(1)
+    private int dataPartitions = 16;
+
+    /** How the training data is split among workers. */
+    public enum DataSharding {
+        /** Each rank trains its own fixed shard of every epoch (rank r of W: every W-th example). */
+        STATIC,
+        /** The scheduler leases (epoch, partition) pairs to whichever worker asks next. */
+        DYNAMIC
+    }
+
+    public DataSharding getSharding() {
+        return sharding;
+    }
+
+    public void setSharding(DataSharding sharding) {
+        this.sharding = sharding;
+    }
+
+    public int getDataPartitions() {
+        return dataPartitions;
+    }
+
+    public void setDataPartitions(int dataPartitions) {
+        this.dataPartitions = dataPartitions;
+    }
 
     /** The kinds of job a worker runs. */
     public enum JobKind {

@@ -11,8 +11,9 @@ import io.jvmps.worker.placement.LocalParameterSync;
 /**
  * The loop of the SYNC, ASYNC and SSP modes: for every step t, pull the parameters (asking for
  * version t; the server's consistency policy decides what that waits for), compute gradients on
- * this worker's batch, push them for step t. Every worker runs the same number of steps with
- * batches of equal size ({@link EpochBatches}), which is what synchronous SGD needs. Only the
+ * this worker's batch, push them for step t. With static sharding every worker runs the same number of
+ * steps with batches of equal size ({@link EpochBatches}), which is what synchronous SGD needs; with
+ * dynamic sharding (ASYNC, SSP) the batches come from the data partitions the scheduler leases. Only the
  * PS-managed parameters are pulled and pushed; worker-local ones (hybrid placement) are averaged
  * among the workers by a {@link LocalParameterSync} after each push.
  */
@@ -21,28 +22,26 @@ public class PullComputePushLoop implements TrainingLoop {
     private final PsClient client;
     private final LabeledData train;
     private final LoopSettings settings;
-    private final int rank;
-    private final int workers;
+    private final StepPlan plan;
     private final StepReporter reporter;
     private final ModelParameters params;
     private final LocalParameterSync localSync;
 
-    PullComputePushLoop(TrainableModel model, PsClient client, LabeledData train, LoopSettings settings, int rank,
-                        int workers, StepReporter reporter, LocalParameterSync localSync) {
+    PullComputePushLoop(TrainableModel model, PsClient client, LabeledData train, LoopSettings settings, StepPlan plan,
+                        StepReporter reporter, LocalParameterSync localSync) {
         this.localSync = localSync;
         this.model = model;
         this.client = client;
         this.train = train;
         this.settings = settings;
-        this.rank = rank;
-        this.workers = workers;
+        this.plan = plan;
         this.reporter = reporter;
         this.params = new ModelParameters(model);
     }
 
     @Override
     public long totalSteps() {
-        return Steps.total(train.size(), workers, rank, settings);
+        return plan.total();
     }
 
     @Override
@@ -52,7 +51,7 @@ public class PullComputePushLoop implements TrainingLoop {
         long samples = 0;
         double loss = Double.NaN;
         PhaseTimes times = reporter.phaseTimes();
-        for (ScheduledStep scheduled : Steps.schedule(train.size(), workers, rank, settings)) {
+        for (ScheduledStep scheduled : plan.steps()) {
             int epoch = scheduled.epoch();
             int step = scheduled.step();
             times.lap();

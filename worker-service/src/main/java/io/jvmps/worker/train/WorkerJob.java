@@ -103,6 +103,7 @@ public class WorkerJob {
                         reg.rank(), workers, data.train().size(), data.test().size(), props.getModel(),
                         model.params().stream().mapToLong(p -> p.elements()).sum(), shardMap);
                 ServerDescription semantics = semantics(connections, workers);
+                requireShardable(semantics, reg.rank(), workers);
                 log.info("Training in {} mode: {}; placement {}: PS-managed {}, worker-local {}", semantics.mode(),
                         semantics, placement, names(model.psParams()), names(model.localParams()));
                 java.util.function.Function<ServerConnections, PsClient> clients = c -> new PsClient(c, shardMap,
@@ -112,7 +113,8 @@ public class WorkerJob {
                 long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
                 ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
                         () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap), reg.rank(),
-                        props.getRecoveryTimeout(), clock, (recovered, checkpointStep) ->
+                        dynamic() ? java.time.Duration.ZERO : props.getRecoveryTimeout(), clock,
+                        (recovered, checkpointStep) ->
                         semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC ? checkpointStep
                                 : joinStep(recovered, model, semantics, reg, checkpointStep));
                 long start = joinStep(client, model, semantics, reg, restored);
@@ -162,7 +164,7 @@ public class WorkerJob {
                 props.getLogInterval(), meters);
         try (LocalParameterSync sync = localSync.create(model, semantics, session.client(), reg.rank(), workers)) {
             TrainingLoop loop = TrainingLoops.create(semantics, model, client, train, settings, reg.rank(), reporter,
-                    sync);
+                    sync, dynamic() ? dynamicPlan(train.size(), workers, reg.nodeId(), settings) : null);
             state.phase(TrainingState.Phase.TRAINING);
             TrainingSummary summary = loop.run();
             if (sync != LocalParameterSync.NONE) {
@@ -188,6 +190,39 @@ public class WorkerJob {
                     + "values only the other workers hold");
         }
         return joined;
+    }
+
+    private boolean dynamic() {
+        return props.getSharding() == WorkerProperties.DataSharding.DYNAMIC;
+    }
+
+    /**
+     * @throws PsException INVALID_ARGUMENT when dynamic sharding is asked for in a mode that needs equal
+     *                     static shards, or a scale-out rank (beyond worker-num) has no shard of its own
+     */
+    private void requireShardable(ServerDescription semantics, int rank, int workers) {
+        io.jvmps.common.protocol.ConsistencyMode mode = semantics.mode();
+        if (dynamic() && mode != io.jvmps.common.protocol.ConsistencyMode.ASYNC
+                && mode != io.jvmps.common.protocol.ConsistencyMode.SSP) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.sharding=DYNAMIC runs in ASYNC or SSP mode; "
+                    + "the servers run " + mode + " (ps.consistency.mode)");
+        }
+        if (!dynamic() && rank >= workers) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "this worker got rank " + rank + ", beyond "
+                    + "ps.cluster.worker-num=" + workers + " (scale-out): only ps.worker.sharding=DYNAMIC gives it data");
+        }
+        if (dynamic()) {
+            log.warn("Dynamic data sharding ({} partitions per epoch, leased by the scheduler): a lost server ends "
+                    + "this worker, which does not resume from checkpoints in this mode", props.getDataPartitions());
+        }
+    }
+
+    private StepPlan dynamicPlan(int samples, int workers, String nodeId, LoopSettings settings) {
+        DynamicSchedule schedule = new DynamicSchedule(samples, props.getDataPartitions(), workers, settings,
+                (doneEpoch, donePartition) -> session.client().nextPartition(new io.jvmps.common.protocol
+                        .PartitionRequest(nodeId, props.getEpochs(), props.getDataPartitions(), doneEpoch,
+                        donePartition)));
+        return new StepPlan(schedule, schedule.estimatedSteps());
     }
 
     private ServerDescription semantics(ServerConnections connections, int workers) {
@@ -243,6 +278,13 @@ public class WorkerJob {
 
     private void evaluate(TrainableModel model, LabeledData test, RegisterResponse reg, int workers,
                           TrainingSummary summary) {
+        if (reg.rank() >= workers) {
+            log.info("No test shard for scale-out worker rank {} (the test set is split among the {} workers of "
+                    + "ps.cluster.worker-num): reporting no evaluation", reg.rank(), workers);
+            session.reportResult(new ResultReport(reg.nodeId(), 0, 0, summary.seconds()),
+                    props.getServerWaitTimeout(), props.getServerWaitInterval());
+            return;
+        }
         IndexRange range = EpochBatches.shardRange(test.size(), workers, reg.rank());
         int from = range.from();
         int to = range.to();
