@@ -72,8 +72,8 @@ final class StepJoiner {
         long step = firstAccepted(nodeId, from, timeout);
         if (step > usual) {
             log.warn("Joined a running job at {} {} as worker rank {}: this rank's schedule goes on from there "
-                    + "(its batches between its predecessor's last push and this {} are not trained on)", unit, step,
-                    client.rank(), unit);
+                    + "(a worker that took over a dead rank does not train its predecessor's batches between their "
+                    + "last push and this {})", unit, step, client.rank(), unit);
         }
         return step;
     }

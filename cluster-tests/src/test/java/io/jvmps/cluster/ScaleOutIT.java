@@ -1,0 +1,96 @@
+package io.jvmps.cluster;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Scale-out in SSP mode: a job of 2 workers ({@code worker-num=2}, {@code max-worker-num=3}) with dynamic
+ * data sharding gets a third worker while it trains. The scheduler gives it rank 2, it joins at the slowest
+ * live clock and trains data partitions the scheduler leases it. Every (epoch, partition) is trained exactly
+ * once over the three workers, every server applied exactly one push per step of the job (8 epochs x 8
+ * partitions x 8 steps = 512), and the job finishes with all three results.
+ */
+class ScaleOutIT {
+    private static final int EPOCHS = 8;
+    private static final int PARTITIONS = 8;
+    private static final int STEPS_PER_PARTITION = 1024 / PARTITIONS / 16;
+    private static final Pattern HTTP_PORT = Pattern.compile("Netty started on port (\\d+)");
+    private static final Pattern PARTITION = Pattern.compile("Training data partition (\\d+) of epoch (\\d+) ");
+    private static final Pattern ACCURACY = Pattern.compile("Test accuracy on this worker's shard .*: ([0-9.]+) ");
+    private static final Pattern VERSIONS = Pattern.compile("\"minVersion\":(\\d+),\"maxVersion\":(\\d+)");
+
+    @Test
+    void aThirdWorkerJoinsARunningJobAndTheDataIsTrainedOnceOverAllThree() throws Exception {
+        try (LocalCluster cluster = new LocalCluster("scale-out")) {
+            NodeProcess scheduler = cluster.startScheduler(2, 2, "--ps.cluster.max-worker-num=3",
+                    "--ps.scheduler.heartbeat-timeout=3s", "--ps.scheduler.failure-check-interval=200ms");
+            String[] serverArgs = LocalCluster.fastFailureServerArgs("SSP", "--ps.cluster.max-worker-num=3");
+            List<NodeProcess> servers = List.of(cluster.startServer(0, 2, 2, serverArgs),
+                    cluster.startServer(1, 2, 2, serverArgs));
+            List<NodeProcess> workers = new ArrayList<>();
+            for (int w = 0; w < 2; w++) {
+                workers.add(startWorker(cluster, w));
+            }
+            workers.get(0).awaitLog(PARTITION, Duration.ofMinutes(3));
+            workers.add(startWorker(cluster, 2));
+            NodeProcess third = workers.get(2);
+            third.awaitLog(PARTITION, Duration.ofMinutes(3));
+            assertThat(scheduler.logText()).contains("assign rank id:2 (scale-out");
+
+            for (NodeProcess worker : workers) {
+                assertThat(worker.awaitExit(Duration.ofMinutes(4))).as(worker.name() + "\n" + worker.tail()).isZero();
+            }
+            Set<String> trained = new HashSet<>();
+            int leases = 0;
+            for (NodeProcess worker : workers) {
+                Matcher m = PARTITION.matcher(worker.logText());
+                int own = 0;
+                while (m.find()) {
+                    trained.add(m.group(2) + ":" + m.group(1));
+                    own++;
+                }
+                leases += own;
+                System.out.printf("%s trained %d partitions%n", worker.name(), own);
+                assertThat(own).as(worker.name() + " trained some of the data").isPositive();
+            }
+            assertThat(trained).as("every (epoch, partition)").hasSize(EPOCHS * PARTITIONS);
+            assertThat(leases).as("each trained once").isEqualTo(EPOCHS * PARTITIONS);
+            assertThat(third.logText()).contains("No test shard for scale-out worker rank 2");
+            for (NodeProcess worker : workers.subList(0, 2)) {
+                Matcher accuracy = ACCURACY.matcher(worker.logText());
+                assertThat(accuracy.find()).as(worker.tail()).isTrue();
+                assertThat(Double.parseDouble(accuracy.group(1))).as(worker.name()).isGreaterThan(0.3);
+            }
+            int steps = EPOCHS * PARTITIONS * STEPS_PER_PARTITION;
+            for (NodeProcess server : servers) {
+                int port = Integer.parseInt(server.awaitLog(HTTP_PORT, Duration.ofSeconds(1)).group(1));
+                String status = NodeProcess.poll(server.name() + "'s status", Duration.ofSeconds(10),
+                        () -> LocalCluster.get(port, "/api/v1/status"));
+                Matcher v = VERSIONS.matcher(status);
+                assertThat(v.find()).as(status).isTrue();
+                assertThat(v.group(1) + "-" + v.group(2)).as(server.name() + ": one push per step of the job")
+                        .isEqualTo(steps + "-" + steps);
+            }
+            String job = NodeProcess.poll("the scheduler's job to be FINISHED", Duration.ofSeconds(30),
+                    () -> cluster.schedulerGet("/api/v1/job").filter(b -> b.contains("\"FINISHED\"")));
+            assertThat(job).contains("\"workersReported\":3", "\"expectedWorkers\":3");
+        }
+    }
+
+    private static NodeProcess startWorker(LocalCluster cluster, int index) throws Exception {
+        return cluster.startWorker(index, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
+                "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",
+                "--ps.worker.epochs=" + EPOCHS, "--ps.worker.sharding=DYNAMIC",
+                "--ps.worker.data-partitions=" + PARTITIONS, "--ps.worker.seed=7", "--ps.worker.log-interval=20",
+                "--ps.worker.step-delay=150ms", "--ps.node.heartbeat-interval=300ms");
+    }
+}
