@@ -16,11 +16,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Scale-out in SSP mode: a job of 2 workers ({@code worker-num=2}, {@code max-worker-num=3}) with dynamic
  * data sharding gets a third worker while it trains. The scheduler gives it rank 2, it joins at the slowest
  * live clock and trains data partitions the scheduler leases it. Every (epoch, partition) is trained exactly
- * once over the three workers, every server applied exactly one push per step of the job (8 epochs x 8
- * partitions x 8 steps = 512), and the job finishes with all three results.
+ * once over the three workers, every server applied exactly one push per step of the job (6 epochs x 8
+ * partitions x 8 steps = 384), and the job finishes with all three results.
  */
 class ScaleOutIT {
-    private static final int EPOCHS = 8;
+    private static final int EPOCHS = 6;
     private static final int PARTITIONS = 8;
     private static final int STEPS_PER_PARTITION = 1024 / PARTITIONS / 16;
     private static final Pattern HTTP_PORT = Pattern.compile("Netty started on port (\\d+)");
@@ -91,6 +91,6 @@ class ScaleOutIT {
                 "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",
                 "--ps.worker.epochs=" + EPOCHS, "--ps.worker.sharding=DYNAMIC",
                 "--ps.worker.data-partitions=" + PARTITIONS, "--ps.worker.seed=7", "--ps.worker.log-interval=20",
-                "--ps.worker.step-delay=150ms", "--ps.node.heartbeat-interval=300ms");
+                "--ps.worker.step-delay=100ms", "--ps.node.heartbeat-interval=300ms");
     }
 }
