@@ -13,16 +13,19 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Scale-out in SSP mode: a job of 2 workers ({@code worker-num=2}, {@code max-worker-num=3}) with dynamic
- * data sharding gets a third worker while it trains. The scheduler gives it rank 2, it joins at the slowest
- * live clock and trains data partitions the scheduler leases it. Every (epoch, partition) is trained exactly
- * once over the three workers, every server applied exactly one push per step of the job (6 epochs x 8
- * partitions x 8 steps = 384), and the job finishes with all three results.
+ * Scale-out in SYNC mode: a job of 2 workers ({@code worker-num=2}, {@code max-worker-num=3}) with dynamic
+ * data sharding gets a third worker while it trains. The scheduler gives it rank 2, it joins at the next
+ * step the servers have not applied, pulls the parameters and from then on every step averages three
+ * gradients, on data partitions the scheduler leases it. Every (epoch, partition) is trained exactly once
+ * over the three workers; a worker that finds no partition left leaves, and the others' steps stop waiting
+ * for it. Every server applied each step once: its version is the last worker's final step. The job
+ * finishes with all three results.
  */
 class ScaleOutIT {
     private static final int EPOCHS = 6;
     private static final int PARTITIONS = 8;
-    private static final int STEPS_PER_PARTITION = 1024 / PARTITIONS / 16;
+    private static final Pattern FINISHED = Pattern.compile("Training finished: (\\d+) steps");
+    private static final Pattern JOINED = Pattern.compile("Joined a running job at step (\\d+) as worker rank 2");
     private static final Pattern HTTP_PORT = Pattern.compile("Netty started on port (\\d+)");
     private static final Pattern PARTITION = Pattern.compile("Training data partition (\\d+) of epoch (\\d+) ");
     private static final Pattern ACCURACY = Pattern.compile("Test accuracy on this worker's shard .*: ([0-9.]+) ");
@@ -33,7 +36,7 @@ class ScaleOutIT {
         try (LocalCluster cluster = new LocalCluster("scale-out")) {
             NodeProcess scheduler = cluster.startScheduler(2, 2, "--ps.cluster.max-worker-num=3",
                     "--ps.scheduler.heartbeat-timeout=3s", "--ps.scheduler.failure-check-interval=200ms");
-            String[] serverArgs = LocalCluster.fastFailureServerArgs("SSP", "--ps.cluster.max-worker-num=3");
+            String[] serverArgs = LocalCluster.fastFailureServerArgs("SYNC", "--ps.cluster.max-worker-num=3");
             List<NodeProcess> servers = List.of(cluster.startServer(0, 2, 2, serverArgs),
                     cluster.startServer(1, 2, 2, serverArgs));
             List<NodeProcess> workers = new ArrayList<>();
@@ -43,8 +46,10 @@ class ScaleOutIT {
             workers.get(0).awaitLog(PARTITION, Duration.ofMinutes(3));
             workers.add(startWorker(cluster, 2));
             NodeProcess third = workers.get(2);
-            third.awaitLog(PARTITION, Duration.ofMinutes(3));
+            long joinedAt = Long.parseLong(third.awaitLog(JOINED, Duration.ofMinutes(3)).group(1));
+            third.awaitLog(PARTITION, Duration.ofMinutes(1));
             assertThat(scheduler.logText()).contains("assign rank id:2 (scale-out");
+            System.out.printf("worker 2 joined at step %d%n", joinedAt);
 
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(4))).as(worker.name() + "\n" + worker.tail()).isZero();
@@ -70,14 +75,19 @@ class ScaleOutIT {
                 assertThat(accuracy.find()).as(worker.tail()).isTrue();
                 assertThat(Double.parseDouble(accuracy.group(1))).as(worker.name()).isGreaterThan(0.3);
             }
-            int steps = EPOCHS * PARTITIONS * STEPS_PER_PARTITION;
+            long steps = 0;
+            for (NodeProcess worker : workers) {
+                Matcher m = FINISHED.matcher(worker.logText());
+                assertThat(m.find()).as(worker.tail()).isTrue();
+                steps = Math.max(steps, Long.parseLong(m.group(1)));
+            }
             for (NodeProcess server : servers) {
                 int port = Integer.parseInt(server.awaitLog(HTTP_PORT, Duration.ofSeconds(1)).group(1));
                 String status = NodeProcess.poll(server.name() + "'s status", Duration.ofSeconds(10),
                         () -> LocalCluster.get(port, "/api/v1/status"));
                 Matcher v = VERSIONS.matcher(status);
                 assertThat(v.find()).as(status).isTrue();
-                assertThat(v.group(1) + "-" + v.group(2)).as(server.name() + ": one push per step of the job")
+                assertThat(v.group(1) + "-" + v.group(2)).as(server.name() + ": each step applied once")
                         .isEqualTo(steps + "-" + steps);
             }
             String job = NodeProcess.poll("the scheduler's job to be FINISHED", Duration.ofSeconds(30),

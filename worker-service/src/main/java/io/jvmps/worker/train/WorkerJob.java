@@ -91,6 +91,11 @@ public class WorkerJob {
             try (ConnectionHolder held = new ConnectionHolder(first)) {
                 ServerConnections connections = first;
                 if (props.getJob() == WorkerProperties.JobKind.CTR) {
+                    if (dynamic() || reg.rank() >= workers) {
+                        throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it "
+                                + "takes neither ps.worker.sharding=DYNAMIC nor a rank beyond ps.cluster.worker-num "
+                                + "(this worker has rank " + reg.rank() + " of " + workers + ")");
+                    }
                     runCtr(held, left -> awaitServers(expectedServers, left), reg, workers, progress);
                     state.phase(TrainingState.Phase.FINISHED);
                     return 0;
@@ -202,10 +207,9 @@ public class WorkerJob {
      */
     private void requireShardable(ServerDescription semantics, int rank, int workers) {
         io.jvmps.common.protocol.ConsistencyMode mode = semantics.mode();
-        if (dynamic() && mode != io.jvmps.common.protocol.ConsistencyMode.ASYNC
-                && mode != io.jvmps.common.protocol.ConsistencyMode.SSP) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.sharding=DYNAMIC runs in ASYNC or SSP mode; "
-                    + "the servers run " + mode + " (ps.consistency.mode)");
+        if (dynamic() && mode == io.jvmps.common.protocol.ConsistencyMode.GEO) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.sharding=DYNAMIC runs in SYNC, ASYNC or SSP "
+                    + "mode; the servers run GEO (ps.consistency.mode), whose rounds need a fixed schedule");
         }
         if (!dynamic() && rank >= workers) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "this worker got rank " + rank + ", beyond "
