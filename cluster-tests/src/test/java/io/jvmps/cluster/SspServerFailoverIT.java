@@ -11,17 +11,22 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A server killed with SIGKILL in SSP mode (staleness 2) with two workers, restarted at once: the
- * replacement restores the newest checkpoint, the workers roll the survivor back to it and each resumes
- * at its own step there (a checkpoint's step counts both workers' pushes; each part keeps every worker's
- * clock). A push that a server's restored slices already hold is acknowledged without being applied.
- * So every (worker, step) push is applied exactly once on every server: each ends at version 2 x 60 =
- * 120, the number of pushes of an unbroken run. Before per-worker clocks, both workers resumed at the
- * checkpoint's step and skipped about half their remaining steps; before SSP recovery, the job failed.
+ * A server killed with SIGKILL in SSP mode (staleness 2) with two workers on dynamically sharded data,
+ * restarted at once: the replacement restores the newest checkpoint, the workers roll the survivor back to
+ * it and each resumes at its own step there (a checkpoint's step counts both workers' pushes; each part
+ * keeps every worker's clock), first training again the data partitions the rollback undid. A push that a
+ * server's restored slices already hold is acknowledged without being applied. So every batch of the job
+ * is pushed exactly once to every server: each ends at version 2 epochs x 8 partitions x 8 batches = 128,
+ * as in an unbroken run, and the scheduler leased each partition once. Before per-worker clocks, both
+ * workers resumed at the checkpoint's step and skipped about half their remaining steps; before SSP
+ * recovery, the job failed.
  */
 class SspServerFailoverIT {
     private static final int WORKERS = 2;
-    private static final int STEPS = 60;
+    private static final int EPOCHS = 2;
+    private static final int PARTITIONS = 8;
+    private static final int STEPS = EPOCHS * PARTITIONS * 1024 / PARTITIONS / 16;
+    private static final Pattern PARTITION = Pattern.compile("Training data partition (\\d+) of epoch (\\d+) ");
     private static final Pattern HTTP_PORT = Pattern.compile("Netty started on port (\\d+)");
     private static final Pattern RESUMED = Pattern.compile(
             "Recovery 1 done: the servers are back at checkpoint step (\\d+); worker rank (\\d) resumes at step (\\d+)");
@@ -38,7 +43,8 @@ class SspServerFailoverIT {
             for (int w = 0; w < WORKERS; w++) {
                 workers[w] = cluster.startWorker(w, 2, WORKERS, "--ps.worker.model=SOFTMAX",
                         "--ps.worker.data=SYNTHETIC", "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256",
-                        "--ps.worker.batch-size=16", "--ps.worker.epochs=4", "--ps.worker.max-steps=" + STEPS,
+                        "--ps.worker.batch-size=16", "--ps.worker.epochs=" + EPOCHS, "--ps.worker.sharding=DYNAMIC",
+                        "--ps.worker.data-partitions=" + PARTITIONS,
                         "--ps.worker.seed=7", "--ps.worker.log-interval=10", "--ps.worker.step-delay=100ms",
                         "--ps.node.heartbeat-interval=300ms");
             }
@@ -66,6 +72,19 @@ class SspServerFailoverIT {
                 assertThat(Double.parseDouble(accuracy.group(1))).as(worker.name() + " test accuracy")
                         .isGreaterThan(0.3);
             }
+            java.util.Set<String> leased = new java.util.HashSet<>();
+            int leases = 0;
+            for (NodeProcess worker : workers) {
+                Matcher m = PARTITION.matcher(worker.logText());
+                while (m.find()) {
+                    leased.add(m.group(2) + ":" + m.group(1));
+                    leases++;
+                }
+            }
+            assertThat(leased).as("every partition leased").hasSize(EPOCHS * PARTITIONS);
+            assertThat(leases).as("each once").isEqualTo(EPOCHS * PARTITIONS);
+            assertThat(workers[0].logText() + workers[1].logText())
+                    .contains("data partition(s) the rollback undid");
             assertThat(replacement.logText()).as("the replacement takes rank " + rank + " and restores")
                     .contains("Server rank " + rank + " registered", "Restored");
             List<String> versions = new ArrayList<>();
@@ -77,7 +96,7 @@ class SspServerFailoverIT {
                 assertThat(v.find()).as(status).isTrue();
                 versions.add(server.name() + " " + v.group(1) + "-" + v.group(2));
                 assertThat(v.group(1) + "-" + v.group(2)).as(server.name() + ": pushes applied on its slices")
-                        .isEqualTo(WORKERS * STEPS + "-" + WORKERS * STEPS);
+                        .isEqualTo(STEPS + "-" + STEPS);
             }
             System.out.println("slice versions after the job: " + versions);
             NodeProcess.poll("the scheduler's job to be FINISHED", Duration.ofSeconds(30),

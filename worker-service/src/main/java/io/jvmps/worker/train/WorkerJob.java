@@ -118,15 +118,17 @@ public class WorkerJob {
                 long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
                 ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
                         () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap), reg.rank(),
-                        dynamic() ? java.time.Duration.ZERO : props.getRecoveryTimeout(), clock,
+                        props.getRecoveryTimeout(), clock,
                         (recovered, checkpointStep) ->
                         semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC ? checkpointStep
                                 : joinStep(recovered, model, semantics, reg, checkpointStep));
                 long start = joinStep(client, model, semantics, reg, restored);
+                DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, reg.nodeId()) : null;
                 TrainingSummary summary;
                 while (true) {
                     try {
-                        summary = trainFrom(start, client, model, data.train(), semantics, reg, workers, progress);
+                        summary = trainFrom(start, client, model, data.train(), semantics, reg, workers, progress,
+                                leased);
                         break;
                     } catch (PsException e) {
                         if (!recovery.recovers(e)) {
@@ -160,16 +162,17 @@ public class WorkerJob {
         }
     }
 
+    /** @param leased the dynamic schedule (kept across recoveries), or null for this rank's static shard */
     private TrainingSummary trainFrom(long start, PsClient client, TrainableModel model, LabeledData train,
                                       ServerDescription semantics, RegisterResponse reg, int workers,
-                                      ProgressReporter progress) {
+                                      ProgressReporter progress, DynamicSchedule leased) {
         LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
                 props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
         StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
                 props.getLogInterval(), meters);
         try (LocalParameterSync sync = localSync.create(model, semantics, session.client(), reg.rank(), workers)) {
             TrainingLoop loop = TrainingLoops.create(semantics, model, client, train, settings, reg.rank(), reporter,
-                    sync, dynamic() ? dynamicPlan(train.size(), workers, reg.nodeId(), settings) : null);
+                    sync, leased == null ? null : leased.plan(start));
             state.phase(TrainingState.Phase.TRAINING);
             TrainingSummary summary = loop.run();
             if (sync != LocalParameterSync.NONE) {
@@ -216,17 +219,18 @@ public class WorkerJob {
                     + "ps.cluster.worker-num=" + workers + " (scale-out): only ps.worker.sharding=DYNAMIC gives it data");
         }
         if (dynamic()) {
-            log.warn("Dynamic data sharding ({} partitions per epoch, leased by the scheduler): a lost server ends "
-                    + "this worker, which does not resume from checkpoints in this mode", props.getDataPartitions());
+            log.info("Dynamic data sharding: {} partitions per epoch, leased by the scheduler",
+                    props.getDataPartitions());
         }
     }
 
-    private StepPlan dynamicPlan(int samples, int workers, String nodeId, LoopSettings settings) {
-        DynamicSchedule schedule = new DynamicSchedule(samples, props.getDataPartitions(), workers, settings,
+    private DynamicSchedule dynamicSchedule(int samples, int workers, String nodeId) {
+        LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
+                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), 0);
+        return new DynamicSchedule(samples, props.getDataPartitions(), workers, settings,
                 (doneEpoch, donePartition) -> session.client().nextPartition(new io.jvmps.common.protocol
                         .PartitionRequest(nodeId, props.getEpochs(), props.getDataPartitions(), doneEpoch,
                         donePartition)));
-        return new StepPlan(schedule, schedule.estimatedSteps());
     }
 
     private ServerDescription semantics(ServerConnections connections, int workers) {
