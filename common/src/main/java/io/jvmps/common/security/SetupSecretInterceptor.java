@@ -18,17 +18,30 @@ import java.util.Optional;
  * Accepts an RSocket connection only if its SETUP frame carries the cluster secret (composite metadata
  * entry {@link ClusterSecret#SETUP_MIME_TYPE}). Any other connection is refused with a REJECTED_SETUP
  * error whose message starts with {@code [UNAUTHENTICATED]}, before any route can be reached, and the
- * refusal is logged. Stateless and thread-safe.
+ * refusal is logged. It can also require the connection's data MIME type (a server decodes its JSON
+ * requests with it, so another type would make every later request fail): a SETUP with another one is
+ * refused with {@code [INVALID_ARGUMENT]}. Stateless and thread-safe.
  */
 public final class SetupSecretInterceptor implements SocketAcceptorInterceptor {
     private static final Logger log = LoggerFactory.getLogger(SetupSecretInterceptor.class);
     private static final String COMPOSITE = WellKnownMimeType.MESSAGE_RSOCKET_COMPOSITE_METADATA.getString();
 
     private final ClusterSecret secret;
+    private final String dataMimeType;
 
     /** @param secret the secret connections must present */
     public SetupSecretInterceptor(ClusterSecret secret) {
+        this(secret, null);
+    }
+
+    /**
+     * @param secret       the secret connections must present
+     * @param dataMimeType the data MIME type connections must declare (e.g. {@code application/json}), or null
+     *                     for any
+     */
+    public SetupSecretInterceptor(ClusterSecret secret, String dataMimeType) {
         this.secret = secret;
+        this.dataMimeType = dataMimeType;
     }
 
     @Override
@@ -36,6 +49,13 @@ public final class SetupSecretInterceptor implements SocketAcceptorInterceptor {
         return (setup, sendingSocket) -> {
             Optional<String> presented = presented(setup);
             if (presented.isPresent() && secret.matches(presented.get())) {
+                if (dataMimeType != null && !dataMimeType.equals(setup.dataMimeType())) {
+                    log.warn("Rejected an RSocket connection: data MIME type '{}' (this node speaks {})",
+                            setup.dataMimeType(), dataMimeType);
+                    return Mono.error(new RejectedSetupException("[INVALID_ARGUMENT] data MIME type '"
+                            + setup.dataMimeType() + "' is not spoken here; set up the connection with "
+                            + dataMimeType));
+                }
                 return next.accept(setup, sendingSocket);
             }
             String reason = presented.isEmpty() ? "no cluster secret in the RSocket SETUP metadata"

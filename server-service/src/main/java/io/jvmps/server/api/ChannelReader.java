@@ -19,20 +19,30 @@ import java.util.function.ToIntFunction;
  * <p>A frame that fails validation ({@link PsException}) does not cut the channel: the rest of the
  * requester's frames are read and released unprocessed, and the error is raised once the inbound
  * stream completes. The requester thus always gets exactly one answer after it finished sending
- * (an ack or an error), and RSocket never has to cancel a half-read inbound stream. Thread-safe
- * (each read has its own {@link TensorReceiver}).
+ * (an ack or an error), and RSocket never has to cancel a half-read inbound stream. A stream that
+ * sends no frame for the idle timeout (before the first, between two, before completing) is cancelled
+ * and answered with {@code TIMEOUT}; what it sent is dropped. Thread-safe (each read has its own
+ * {@link TensorReceiver}).
  */
 public final class ChannelReader {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ChannelReader.class);
     private final Frames frames;
     private final long maxTensorBytes;
     private final ServerMetrics metrics;
+    private final java.time.Duration idleTimeout;
+    private final InflightBudget budget;
 
     /**
      * @param frames         frame decoding
      * @param maxTensorBytes largest tensor accepted
      * @param metrics        counts inbound bytes
+     * @param idleTimeout    longest wait for the next frame or the end ({@code ps.server.stream-idle-timeout})
+     * @param budget         bytes all streams may hold at once ({@code ps.server.max-inflight-bytes})
      */
-    public ChannelReader(Frames frames, long maxTensorBytes, ServerMetrics metrics) {
+    public ChannelReader(Frames frames, long maxTensorBytes, ServerMetrics metrics, java.time.Duration idleTimeout,
+                         InflightBudget budget) {
+        this.budget = budget;
+        this.idleTimeout = idleTimeout;
         this.frames = frames;
         this.maxTensorBytes = maxTensorBytes;
         this.metrics = metrics;
@@ -45,9 +55,11 @@ public final class ChannelReader {
      */
     public Mono<List<ReceivedTensor>> read(Flux<DataBuffer> inbound, ToIntFunction<TensorChunk> expectedLength) {
         return Mono.defer(() -> {
-            TensorReceiver receiver = new TensorReceiver(maxTensorBytes, expectedLength);
+            TensorReceiver receiver = new TensorReceiver(maxTensorBytes, expectedLength, budget);
             PsException[] failure = new PsException[1];
             return inbound
+                    .timeout(idleTimeout)
+                    .onErrorMap(java.util.concurrent.TimeoutException.class, e -> stalled(receiver))
                     .doOnDiscard(DataBuffer.class, DataBufferUtils::release)
                     .handle((DataBuffer buffer, SynchronousSink<Void> sink) -> {
                         metrics.bytesIn(buffer.readableByteCount());
@@ -66,7 +78,20 @@ public final class ChannelReader {
                             throw failure[0];
                         }
                         return receiver.finish();
-                    }));
+                    }))
+                    .doFinally(signal -> receiver.releaseReservations());
         });
+    }
+
+    /** @return the budget inbound streams reserve from */
+    public InflightBudget budget() {
+        return budget;
+    }
+
+    private PsException stalled(TensorReceiver receiver) {
+        String what = "an init or push stream sent no frame for " + idleTimeout + " (ps.server.stream-idle-timeout) "
+                + "after " + receiver.tensors() + " complete tensor(s); it was cancelled and nothing it sent was applied";
+        log.warn("{}", what);
+        return new PsException(io.jvmps.common.protocol.ErrorCode.TIMEOUT, what);
     }
 }

@@ -43,10 +43,18 @@ public class DenseController {
     private final ServerIdentity identity;
     private final ServerMetrics metrics;
     private final PushLedger ledger;
+    private final io.jvmps.server.store.DeclaredModel model;
+    private final long maxDenseBytes;
+    private final io.jvmps.server.consistency.LiveWorkers liveWorkers;
 
     /** Wires the controller. */
     public DenseController(DenseStore store, ConsistencyPolicy policy, ChannelReader reader, SliceStreamer streamer,
-                           Frames frames, ServerIdentity identity, ServerMetrics metrics, PushLedger ledger) {
+                           Frames frames, ServerIdentity identity, ServerMetrics metrics, PushLedger ledger,
+                           io.jvmps.server.store.DeclaredModel model, io.jvmps.server.config.PsServerProperties server,
+                           io.jvmps.server.consistency.LiveWorkers liveWorkers) {
+        this.liveWorkers = liveWorkers;
+        this.model = model;
+        this.maxDenseBytes = server.maxDenseBytes();
         this.ledger = ledger;
         this.store = store;
         this.policy = policy;
@@ -61,8 +69,16 @@ public class DenseController {
     @MessageMapping(Routes.DENSE_INIT)
     public Mono<PushAck> init(Flux<DataBuffer> inbound) {
         return metrics.timeInit(reader.read(inbound, this::initLength).map(tensors -> {
+            requireSlices(tensors, "an init");
+            if (tensors.get(0).step() != -1) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, "init frames carry step -1, got step "
+                        + tensors.get(0).step() + " (a push goes to " + Routes.DENSE_PUSH + ")");
+            }
             Map<Long, INDArray> values = new LinkedHashMap<>();
             tensors.forEach(t -> values.put(t.key(), t.values()));
+            long fresh = tensors.stream().filter(t -> store.get(t.key()) == null).mapToLong(t -> 4L * t.values().length())
+                    .sum();
+            requireRoom(fresh, "this init of " + tensors.size() + " slice(s)");
             store.initialize(values);
             return ack(-1, tensors);
         }));
@@ -72,9 +88,7 @@ public class DenseController {
     @MessageMapping(Routes.DENSE_PUSH)
     public Mono<PushAck> push(Flux<DataBuffer> inbound) {
         return metrics.timePush(reader.read(inbound, this::pushLength).map(tensors -> {
-            if (tensors.isEmpty()) {
-                return ack(-1, tensors);
-            }
+            requireSlices(tensors, "a push");
             ReceivedTensor first = tensors.get(0);
             return ledger.applyOnce(first.sender(), first.tag(), first.step(), () -> {
                 List<GradientPush.SliceGradient> gradients = tensors.stream()
@@ -101,6 +115,8 @@ public class DenseController {
             return Mono.error(new PsException(ErrorCode.INVALID_ARGUMENT, "minVersion must be >= 0, got "
                     + request.minVersion()));
         }
+        io.jvmps.server.consistency.SenderCheck.check(request.sender(), liveWorkers.ranks());
+        PullKeys.requireKnown(request.keys(), store, model, identity); // both throw inside the flatMap: an error signal
         return policy.awaitReady(request.sender(), request.keys(), request.minVersion());
     }
 
@@ -115,7 +131,19 @@ public class DenseController {
             throw new PsException(ErrorCode.SHAPE_MISMATCH, "slice " + SliceKey.describe(first.key())
                     + " already holds " + existing.length() + " elements; init carries " + n);
         }
+        if (existing == null) {
+            requireRoom(4 * n, "slice " + SliceKey.describe(first.key())); // before its memory is allocated
+        }
         return (int) n;
+    }
+
+    /** @throws PsException RESOURCE_EXHAUSTED when {@code bytes} more would pass ps.server.max-dense-bytes */
+    private void requireRoom(long bytes, String what) {
+        long held = 4L * store.slices().stream().mapToLong(DenseSlice::length).sum();
+        if (held + bytes > maxDenseBytes) {
+            throw new PsException(ErrorCode.RESOURCE_EXHAUSTED, what + " needs " + bytes + " bytes but the dense "
+                    + "slices here hold " + held + " of ps.server.max-dense-bytes=" + maxDenseBytes);
+        }
     }
 
     private int pushLength(TensorChunk first) {
@@ -126,6 +154,12 @@ public class DenseController {
                     + first.totalElements());
         }
         return slice.length();
+    }
+
+    private static void requireSlices(List<ReceivedTensor> tensors, String what) {
+        if (tensors.isEmpty()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, what + " stream carried no slice; send at least one");
+        }
     }
 
     private PushAck ack(long step, List<ReceivedTensor> tensors) {

@@ -30,15 +30,35 @@ final class TensorReceiver {
     private final List<ReceivedTensor> received = new ArrayList<>();
     private final Set<Long> keys = new HashSet<>();
     private INDArray pending;
+    private final InflightBudget budget;
+    private long reserved;
 
     /**
      * @param maxTensorBytes largest tensor accepted ({@code ps.transport.max-tensor-bytes})
      * @param expectedLength given a tensor's first chunk, returns the element count it must have or
      *                       throws a {@link PsException} (UNKNOWN_KEY, SHAPE_MISMATCH)
+     * @param budget         where each tensor's bytes are reserved before they are allocated
      */
-    TensorReceiver(long maxTensorBytes, ToIntFunction<TensorChunk> expectedLength) {
+    TensorReceiver(long maxTensorBytes, ToIntFunction<TensorChunk> expectedLength, InflightBudget budget) {
         this.expectedLength = expectedLength;
+        this.budget = budget;
         this.assembler = new TensorAssembler(maxTensorBytes, this::destination);
+    }
+
+    /** Gives back every reservation of this stream (once it ended, failed, stalled or was cancelled). */
+    synchronized void releaseReservations() {
+        budget.release(reserved);
+        reserved = 0;
+    }
+
+    private synchronized void reserve(long bytes, long key) {
+        budget.reserve(bytes, "slice " + SliceKey.describe(key));
+        reserved += bytes;
+    }
+
+    /** @return tensors received whole so far */
+    int tensors() {
+        return received.size();
     }
 
     /** @param chunk the next chunk; released here */
@@ -76,11 +96,16 @@ final class TensorReceiver {
                     + " tag " + first.tag() + ", the stream began with step " + received.get(0).step() + " sender "
                     + received.get(0).sender() + " tag " + received.get(0).tag());
         }
+        if (first.shape().length != 1) {
+            throw new PsException(ErrorCode.SHAPE_MISMATCH, "slice " + SliceKey.describe(first.key()) + " arrived with "
+                    + "shape " + java.util.Arrays.toString(first.shape()) + "; dense slices are sent 1-D, as [elements]");
+        }
         if (!keys.add(first.key())) {
             throw new PsException(ErrorCode.DUPLICATE_PUSH, "slice " + SliceKey.describe(first.key())
                     + " appears twice in one stream");
         }
         int length = expectedLength.applyAsInt(first);
+        reserve(4L * length, first.key());
         pending = Nd4j.createUninitialized(DataType.FLOAT, length);
         return pending.data().asNio();
     }

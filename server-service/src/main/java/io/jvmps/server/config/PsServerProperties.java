@@ -17,6 +17,13 @@ import java.time.Duration;
  * @param pullTimeout     how long a pull may wait for its slices to reach the requested version
  * @param registerTimeout how long to keep trying to register with the scheduler before exiting
  * @param registerRetry   pause between two registration attempts
+ * @param streamIdleTimeout how long an init or push stream may go without a frame (before its first one,
+ *                        between two, before it completes); past it the stream is cancelled and answered
+ *                        with {@code TIMEOUT}, and what it had sent is dropped
+ * @param maxInflightBytes bytes all inbound init and push streams may hold at once (reserved when a tensor's
+ *                        first frame announces it); beyond it a stream fails with {@code RESOURCE_EXHAUSTED}
+ * @param maxDenseBytes   parameter bytes (float32 values) this server's dense slices may hold; an init beyond
+ *                        it fails with {@code RESOURCE_EXHAUSTED} and creates nothing
  */
 @Validated
 @ConfigurationProperties("ps.server")
@@ -36,5 +43,15 @@ public record PsServerProperties(
         @DefaultValue("3s")
         @NotNull(message = "ps.server.register-retry is required (e.g. 3s)")
         @DurationMin(millis = 10, message = "ps.server.register-retry must be at least 10ms (e.g. 3s)")
-        Duration registerRetry) {
+        Duration registerRetry,
+        @DefaultValue("30s")
+        @NotNull(message = "ps.server.stream-idle-timeout is required (e.g. 30s)")
+        @DurationMin(millis = 1, message = "ps.server.stream-idle-timeout must be positive (e.g. 30s)")
+        Duration streamIdleTimeout,
+        @DefaultValue("1073741824")
+        @Min(value = 4, message = "ps.server.max-inflight-bytes must be at least 4 (e.g. 1073741824)")
+        long maxInflightBytes,
+        @DefaultValue("4294967296")
+        @Min(value = 4, message = "ps.server.max-dense-bytes must be at least 4 (e.g. 4294967296)")
+        long maxDenseBytes) {
 }

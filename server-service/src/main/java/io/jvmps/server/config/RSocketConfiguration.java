@@ -35,10 +35,29 @@ public class RSocketConfiguration {
         return strategies -> strategies.dataBufferFactory(factory);
     }
 
-    /** Refuses connections whose SETUP frame lacks the cluster secret, before any route is reached. */
+    /**
+     * Refuses connections whose SETUP frame lacks the cluster secret, or declares a data MIME type other
+     * than JSON (the requests this server decodes), before any route is reached.
+     */
     @Bean
     RSocketServerCustomizer clusterSecretCheck(ClusterSecret secret) {
-        return server -> server.interceptors(registry -> registry.forSocketAcceptor(new SetupSecretInterceptor(secret)));
+        return server -> server.interceptors(registry -> registry.forSocketAcceptor(new SetupSecretInterceptor(secret,
+                org.springframework.util.MimeTypeUtils.APPLICATION_JSON_VALUE)));
+    }
+
+    /**
+     * Boot's RSocket dispatcher (same strategies and customizers, so {@code @ControllerAdvice} error handling
+     * still applies), answering requests no route takes in this server's {@code [CODE] message} format.
+     */
+    @Bean
+    org.springframework.messaging.rsocket.annotation.support.RSocketMessageHandler messageHandler(
+            org.springframework.messaging.rsocket.RSocketStrategies strategies,
+            org.springframework.beans.factory.ObjectProvider<
+                    org.springframework.boot.rsocket.autoconfigure.RSocketMessageHandlerCustomizer> customizers) {
+        var handler = new io.jvmps.server.api.CodedRSocketMessageHandler();
+        handler.setRSocketStrategies(strategies);
+        customizers.orderedStream().forEach(c -> c.customize(handler));
+        return handler;
     }
 
     @Bean

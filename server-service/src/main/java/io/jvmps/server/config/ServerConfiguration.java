@@ -124,8 +124,10 @@ public class ServerConfiguration {
     }
 
     @Bean
-    ChannelReader channelReader(Frames frames, TransportProperties transport, ServerMetrics metrics) {
-        return new ChannelReader(frames, transport.maxTensorBytes(), metrics);
+    ChannelReader channelReader(Frames frames, TransportProperties transport, ServerMetrics metrics,
+                                PsServerProperties server) {
+        return new ChannelReader(frames, transport.maxTensorBytes(), metrics, server.streamIdleTimeout(),
+                new io.jvmps.server.api.InflightBudget(server.maxInflightBytes()));
     }
 
     @Bean

@@ -57,7 +57,10 @@ public final class AsyncPolicy implements ConsistencyPolicy {
 
     @Override
     public Mono<List<DenseSlice>> awaitReady(int sender, long[] keys, long minVersion) {
-        return readiness.await(keys, 0, slice -> "not initialised");
+        return Mono.defer(() -> {
+            SenderCheck.check(sender, workers);
+            return readiness.await(keys, 0, slice -> "not initialised");
+        });
     }
 
     @Override

@@ -79,7 +79,10 @@ public final class SyncPolicy implements ConsistencyPolicy {
 
     @Override
     public Mono<List<DenseSlice>> awaitReady(int sender, long[] keys, long minVersion) {
-        return readiness.await(keys, minVersion, this::describeWaiting);
+        return Mono.defer(() -> {
+            SenderCheck.check(sender, workers);
+            return readiness.await(keys, minVersion, this::describeWaiting);
+        });
     }
 
     @Override

@@ -115,6 +115,11 @@ public final class DenseStore {
         return all;
     }
 
+    /** @return keys that pulls wait for and that are not initialised yet */
+    public int waitingKeys() {
+        return (int) slots.values().stream().filter(slot -> !slot.isDone()).count();
+    }
+
     private CompletableFuture<DenseSlice> slot(long key) {
         return slots.computeIfAbsent(key, k -> new CompletableFuture<>());
     }

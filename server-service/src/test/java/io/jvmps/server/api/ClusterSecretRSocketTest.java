@@ -51,6 +51,20 @@ class ClusterSecretRSocketTest {
     }
 
     @Test
+    void aDataMimeTypeTheServerDoesNotSpeakIsRejectedAtSetup() {
+        RSocketRequester text = builders.getObject()
+                .setupMetadata("test-cluster-secret-0123456789", MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE))
+                .dataMimeType(MimeTypeUtils.TEXT_PLAIN).tcp("localhost", port);
+        try {
+            assertThatThrownBy(() -> text.route(Routes.SERVER_STATUS).retrieveMono(String.class).block(WAIT))
+                    .isInstanceOf(RejectedSetupException.class)
+                    .hasMessageStartingWith("[INVALID_ARGUMENT] data MIME type 'text/plain' is not spoken here");
+        } finally {
+            text.dispose();
+        }
+    }
+
+    @Test
     void theRightSecretIsServed() {
         RSocketRequester right = withSecret("test-cluster-secret-0123456789");
         try {

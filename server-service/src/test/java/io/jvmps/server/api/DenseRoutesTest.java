@@ -42,6 +42,8 @@ class DenseRoutesTest {
     RSocketRequester.Builder builder;
     @LocalRSocketServerPort
     int port;
+    @Autowired
+    io.jvmps.server.store.DenseStore store;
     RSocketRequester requester;
 
     @BeforeEach
@@ -205,10 +207,59 @@ class DenseRoutesTest {
     }
 
     @Test
+    void aPullOfAnUnknownOrRepeatedKeyOrOfNoWorkerFailsAtOnceAndLeavesNothingBehind() {
+        long k = SliceKey.of(8, 0);
+        init(tensor(k, 1));
+        int waiting = store.waitingKeys();
+        long started = System.nanoTime();
+        assertRejected(() -> pull(0, SliceKey.of(8, 5)), "UNKNOWN_KEY", "is not held by this server");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("at once, not after the pull deadline")
+                .isLessThan(Duration.ofSeconds(5));
+        assertThat(store.waitingKeys()).as("no entry left for the unknown key").isEqualTo(waiting);
+        assertRejected(() -> pull(0, k, k), "INVALID_ARGUMENT", "names slice p8/s0 twice");
+        assertRejected(() -> requester.route(Routes.DENSE_PULL).data(TestTensors.request(0, 99, k))
+                .retrieveFlux(DataBuffer.class).blockLast(WAIT), "INVALID_ARGUMENT", "sender rank 99 is outside");
+        assertThat(pull(0, k).get(k).values()).as("the server still serves").containsExactly(1);
+    }
+
+    @Test
+    void aPushStreamThatStallsIsCancelledAfterTheIdleTimeoutAndChangesNothing() {
+        long k = SliceKey.of(9, 0);
+        init(tensor(k, 4));
+        Flux<DataBuffer> stalled = Flux.concat(Flux.fromIterable(TestTensors.frames(0, 0, tensor(k, 1f))), Flux.never());
+        long started = System.nanoTime();
+        assertRejected(() -> requester.route(Routes.DENSE_PUSH).data(stalled, DataBuffer.class)
+                        .retrieveFlux(PushAck.class).blockLast(WAIT), "TIMEOUT",
+                "sent no frame for PT2S (ps.server.stream-idle-timeout) after 1 complete tensor(s)");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        assertThat(pull(0, k).get(k).values()).as("nothing applied").containsExactly(4);
+        assertThat(pull(0, k).get(k).version()).isZero();
+    }
+
+    @Test
+    void anEmptyStreamAnInitWithAStepOrASliceOfAnotherShapeIsRefusedAndChangesNothing() {
+        long k = SliceKey.of(10, 0);
+        init(tensor(k, 1, 2, 3, 4));
+        assertRejected(() -> send(Routes.DENSE_PUSH, List.of()), "INVALID_ARGUMENT", "");
+        assertRejected(() -> send(Routes.DENSE_INIT, List.of()), "INVALID_ARGUMENT", "");
+        assertRejected(() -> send(Routes.DENSE_INIT, TestTensors.frames(3, 0, tensor(SliceKey.of(10, 1), 5))),
+                "INVALID_ARGUMENT", "init frames carry step -1, got step 3");
+        assertRejected(() -> send(Routes.DENSE_PUSH, TestTensors.shaped(0, 0, 0, new long[] {2, 2},
+                tensor(k, 1, 1, 1, 1))), "SHAPE_MISMATCH", "shape [2, 2]; dense slices are sent 1-D");
+        assertThat(pull(0, k).get(k).values()).containsExactly(1, 2, 3, 4);
+        assertThat(pull(0, k).get(k).version()).isZero();
+        assertRejected(() -> pull(0, SliceKey.of(10, 1)), "UNKNOWN_KEY", "is not held by this server");
+    }
+
+    @Test
     void unknownRouteIsAClearError() {
         assertThatThrownBy(() -> requester.route("ps.v1.nope").data("x").retrieveMono(String.class).block(WAIT))
                 .isInstanceOf(ApplicationErrorException.class)
+                .hasMessageStartingWith("[INVALID_ARGUMENT] ")
                 .hasMessageContaining("No handler for destination 'ps.v1.nope'");
+        assertThatThrownBy(() -> requester.route(Routes.DENSE_PULL).data("x").retrieveMono(String.class).block(WAIT))
+                .as("a known route with the wrong interaction").isInstanceOf(ApplicationErrorException.class)
+                .hasMessageStartingWith("[INVALID_ARGUMENT] ");
     }
 
     @Test

@@ -10,7 +10,8 @@ import java.lang.annotation.Target;
 
 /**
  * A whole server on random ports without a scheduler: one worker, sync mode, SGD with learning rate
- * 0.5 (every push applies at once as {@code p -= 0.5 g}), 5 s pull deadline. Test classes sharing it
+ * 0.5 (every push applies at once as {@code p -= 0.5 g}), 5 s pull deadline, 2 s stream idle timeout. Test
+ * classes sharing it
  * share one application context.
  */
 @Target(ElementType.TYPE)
@@ -21,7 +22,8 @@ import java.lang.annotation.Target;
         "ps.cluster.worker-num=1",
         "ps.optimizer.type=SGD",
         "ps.optimizer.learning-rate=0.5",
-        "ps.server.pull-timeout=5s"})
+        "ps.server.pull-timeout=5s",
+        "ps.server.stream-idle-timeout=2s"})
 @AutoConfigureWebTestClient(timeout = "30s")
 public @interface ServerSpringTest {
 }

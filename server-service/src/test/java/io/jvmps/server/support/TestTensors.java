@@ -47,6 +47,11 @@ public final class TestTensors {
 
     /** @return the frames of the tensors, 1 MiB chunks, with a push tag */
     public static List<DataBuffer> frames(long step, int sender, long tag, Tensor... tensors) {
+        return shaped(step, sender, tag, null, tensors);
+    }
+
+    /** @return the frames of the tensors, each announcing {@code shape} (null: its 1-D length) */
+    public static List<DataBuffer> shaped(long step, int sender, long tag, long[] shape, Tensor... tensors) {
         List<DataBuffer> out = new ArrayList<>();
         for (Tensor t : tensors) {
             ByteBuf data = ALLOC.buffer(t.values().length * 4);
@@ -54,7 +59,7 @@ public final class TestTensors {
                 data.writeFloatLE(f);
             }
             for (TensorChunk chunk : TensorChunker.split(DType.FLOAT32, t.key(), step, sender, tag,
-                    new long[] {t.values().length}, data, TensorChunker.DEFAULT_CHUNK_BYTES)) {
+                    shape != null ? shape : new long[] {t.values().length}, data, TensorChunker.DEFAULT_CHUNK_BYTES)) {
                 out.add(FACTORY.wrap(TensorChunkCodec.encode(ALLOC, chunk)));
                 chunk.release();
             }
