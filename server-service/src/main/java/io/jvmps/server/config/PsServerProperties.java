@@ -24,6 +24,8 @@ import java.time.Duration;
  *                        first frame announces it); beyond it a stream fails with {@code RESOURCE_EXHAUSTED}
  * @param maxDenseBytes   parameter bytes (float32 values) this server's dense slices may hold; an init beyond
  *                        it fails with {@code RESOURCE_EXHAUSTED} and creates nothing
+ * @param setupTimeout    how long an RSocket connection may go without sending its SETUP frame before it is
+ *                        closed (a connection that sends nothing, or no RSocket at all)
  */
 @Validated
 @ConfigurationProperties("ps.server")
@@ -53,5 +55,9 @@ public record PsServerProperties(
         long maxInflightBytes,
         @DefaultValue("4294967296")
         @Min(value = 4, message = "ps.server.max-dense-bytes must be at least 4 (e.g. 4294967296)")
-        long maxDenseBytes) {
+        long maxDenseBytes,
+        @DefaultValue("5s")
+        @NotNull(message = "ps.server.setup-timeout is required (e.g. 5s)")
+        @DurationMin(millis = 1, message = "ps.server.setup-timeout must be positive (e.g. 5s)")
+        Duration setupTimeout) {
 }

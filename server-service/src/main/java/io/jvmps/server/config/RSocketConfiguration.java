@@ -60,6 +60,12 @@ public class RSocketConfiguration {
         return handler;
     }
 
+    /** Closes a connection that sends no SETUP frame within {@code ps.server.setup-timeout} (RSocket's default: 1 min). */
+    @Bean
+    RSocketServerCustomizer setupDeadline(PsServerProperties server) {
+        return rsocket -> rsocket.maxTimeToFirstFrame(server.setupTimeout());
+    }
+
     @Bean
     RSocketServerCustomizer inboundPayloadCap(TransportProperties transport) {
         return server -> server.maxInboundPayloadSize(Math.max(transport.maxInboundPayloadBytes(), MAX_FRAME_LENGTH));

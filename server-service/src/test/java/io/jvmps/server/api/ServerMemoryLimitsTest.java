@@ -38,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
         "ps.server.pull-timeout=5s",
         "ps.server.stream-idle-timeout=2s",
         "ps.server.max-dense-bytes=8192",
-        "ps.server.max-inflight-bytes=6000"})
+        "ps.server.max-inflight-bytes=6000",
+        "ps.server.setup-timeout=1s"})
 class ServerMemoryLimitsTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -62,6 +63,31 @@ class ServerMemoryLimitsTest {
 
     private PushAck send(String route, Flux<DataBuffer> frames) {
         return requester.route(route).data(frames, DataBuffer.class).retrieveFlux(PushAck.class).single().block(WAIT);
+    }
+
+    @Test
+    void aConnectionThatSendsNoSetupOrNoRSocketIsClosedAfterTheSetupTimeout() throws Exception {
+        for (byte[] junk : new byte[][] {new byte[0], "GET / HTTP/1.1\r\n\r\n".getBytes()}) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(junk);
+                socket.getOutputStream().flush();
+                long started = System.nanoTime();
+                int read;
+                try {
+                    while ((read = socket.getInputStream().read()) != -1) {
+                        // a rejection frame may come first; the connection must then close
+                    }
+                } catch (java.net.SocketException reset) {
+                    read = -1;
+                }
+                assertThat(read).isEqualTo(-1);
+                assertThat(Duration.ofNanos(System.nanoTime() - started)).as("closed within the setup timeout")
+                        .isLessThan(Duration.ofSeconds(5));
+            }
+        }
+        assertThat(TestRequesters.connect(builder, port).route(Routes.SERVER_STATUS).retrieveMono(String.class)
+                .block(WAIT)).as("the server still serves").contains("\"rank\"");
     }
 
     @Test
