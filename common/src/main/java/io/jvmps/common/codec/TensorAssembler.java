@@ -11,8 +11,9 @@ import java.util.function.Function;
 /**
  * Reassembles a stream of {@link TensorChunk}s into whole tensors, copying each chunk's bytes
  * once into a destination buffer supplied by the caller. Chunks of one tensor must arrive
- * contiguously and in ascending offset order; tensors follow one another (this is how
- * {@link TensorChunker} emits them). Anything else is a {@link ErrorCode#MALFORMED_FRAME}.
+ * contiguously and in ascending offset order, each repeating the first chunk's dtype, shape, step,
+ * sender and tag; tensors follow one another (this is how {@link TensorChunker} emits them). Anything
+ * else is a {@link ErrorCode#MALFORMED_FRAME}.
  *
  * <p>One assembler serves one stream; not thread-safe. It does not release chunks: the caller does,
  * after {@link #accept(TensorChunk)} returns or throws.
@@ -58,7 +59,8 @@ public final class TensorAssembler {
         if (head == null) {
             begin(chunk);
         } else if (chunk.key() != head.key() || chunk.offset() != nextOffset
-                || chunk.dtype() != head.dtype() || !Arrays.equals(chunk.shape(), head.shape())) {
+                || chunk.dtype() != head.dtype() || !Arrays.equals(chunk.shape(), head.shape())
+                || chunk.step() != head.step() || chunk.sender() != head.sender() || chunk.tag() != head.tag()) {
             throw new PsException(ErrorCode.MALFORMED_FRAME, "chunk " + chunk + " does not continue key " + head.key()
                     + " at element " + nextOffset);
         }

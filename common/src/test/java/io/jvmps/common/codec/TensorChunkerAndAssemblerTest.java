@@ -303,16 +303,23 @@ class TensorChunkerAndAssemblerTest {
     }
 
     @Test
-    void rejectsAContinuationWithAnotherShapeOrDtype() {
+    void rejectsAContinuationWithAnotherShapeDtypeStepSenderOrTag() {
         List<TensorChunk> a = decodedChunks(7, 8, 4);
         TensorAssembler assembler = new TensorAssembler(MIB, this::freshDestination);
         assembler.accept(a.get(0));
         TensorChunk otherShape = TestChunks.chunk(alloc, DType.FLOAT32, 7, 1, 0, 0, new long[] {2, 4}, 4, 4);
         TensorChunk otherDtype = TestChunks.chunk(alloc, DType.INT32, 7, 1, 0, 0, new long[] {8}, 4, 4);
 
+        TensorChunk otherStep = TestChunks.chunk(alloc, DType.FLOAT32, 7, 2, 0, 0, new long[] {8}, 4, 4);
+        TensorChunk otherSender = TestChunks.chunk(alloc, DType.FLOAT32, 7, 1, 3, 0, new long[] {8}, 4, 4);
+        TensorChunk otherTag = TestChunks.chunk(alloc, DType.FLOAT32, 7, 1, 0, 9, new long[] {8}, 4, 4);
+
         assertMalformed(() -> assembler.accept(otherShape), "does not continue key 7");
         assertMalformed(() -> assembler.accept(otherDtype), "does not continue key 7");
-        release(a, List.of(otherShape, otherDtype));
+        assertMalformed(() -> assembler.accept(otherStep), "does not continue key 7");
+        assertMalformed(() -> assembler.accept(otherSender), "does not continue key 7");
+        assertMalformed(() -> assembler.accept(otherTag), "does not continue key 7");
+        release(a, List.of(otherShape, otherDtype, otherStep, otherSender, otherTag));
     }
 
     @Test
