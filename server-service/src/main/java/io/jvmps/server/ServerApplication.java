@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
  */
 @SpringBootApplication
 @org.springframework.context.annotation.Import(io.jvmps.common.security.ClusterSecurityConfiguration.class)
-@ConfigurationPropertiesScan
+@ConfigurationPropertiesScan(basePackageClasses = {ServerApplication.class, io.jvmps.common.cluster.ClusterProperties.class})
 public class ServerApplication {
 
     /** @param args Spring Boot arguments, e.g. {@code --ps.scheduler.enabled=false} */

@@ -1,5 +1,7 @@
 package io.jvmps.scheduler.registry;
 
+import io.jvmps.common.cluster.ClusterProperties;
+
 import io.jvmps.common.cluster.ClusterView;
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.cluster.NodeRole;
@@ -7,7 +9,6 @@ import io.jvmps.common.cluster.NodeState;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.RegisterRequest;
-import io.jvmps.scheduler.config.ClusterProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;

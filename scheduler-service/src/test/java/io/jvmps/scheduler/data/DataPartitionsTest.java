@@ -1,10 +1,11 @@
 package io.jvmps.scheduler.data;
 
+import io.jvmps.common.cluster.ClusterProperties;
+
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PartitionLease;
 import io.jvmps.common.protocol.PartitionRequest;
 import io.jvmps.common.protocol.PsException;
-import io.jvmps.scheduler.config.ClusterProperties;
 import io.jvmps.scheduler.registry.NodeIdGenerator;
 import io.jvmps.scheduler.registry.NodeRegistry;
 import io.jvmps.scheduler.support.MutableClock;

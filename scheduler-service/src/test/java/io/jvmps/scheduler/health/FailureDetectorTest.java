@@ -1,8 +1,9 @@
 package io.jvmps.scheduler.health;
 
+import io.jvmps.common.cluster.ClusterProperties;
+
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.cluster.NodeState;
-import io.jvmps.scheduler.config.ClusterProperties;
 import io.jvmps.scheduler.config.SchedulerProperties;
 import io.jvmps.scheduler.registry.NodeIdGenerator;
 import io.jvmps.scheduler.registry.NodeRegistry;

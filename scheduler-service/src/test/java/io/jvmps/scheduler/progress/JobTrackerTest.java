@@ -1,11 +1,12 @@
 package io.jvmps.scheduler.progress;
 
+import io.jvmps.common.cluster.ClusterProperties;
+
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.JobStatus;
 import io.jvmps.common.protocol.ProgressReport;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ResultReport;
-import io.jvmps.scheduler.config.ClusterProperties;
 import io.jvmps.scheduler.registry.NodeIdGenerator;
 import io.jvmps.scheduler.registry.NodeRegistry;
 import io.jvmps.scheduler.registry.ClusterFullException;

@@ -30,7 +30,7 @@ public final class ChannelReader {
     private final long maxTensorBytes;
     private final ServerMetrics metrics;
     private final java.time.Duration idleTimeout;
-    private final InflightBudget budget;
+    private final io.jvmps.server.store.MemoryBudget budget;
 
     /**
      * @param frames         frame decoding
@@ -40,7 +40,7 @@ public final class ChannelReader {
      * @param budget         bytes all streams may hold at once ({@code ps.server.max-inflight-bytes})
      */
     public ChannelReader(Frames frames, long maxTensorBytes, ServerMetrics metrics, java.time.Duration idleTimeout,
-                         InflightBudget budget) {
+                         io.jvmps.server.store.MemoryBudget budget) {
         this.budget = budget;
         this.idleTimeout = idleTimeout;
         this.frames = frames;
@@ -84,7 +84,7 @@ public final class ChannelReader {
     }
 
     /** @return the budget inbound streams reserve from */
-    public InflightBudget budget() {
+    public io.jvmps.server.store.MemoryBudget budget() {
         return budget;
     }
 

@@ -1,9 +1,10 @@
 package io.jvmps.server.api;
 
+import io.jvmps.common.cluster.ClusterProperties;
+
 import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.server.cluster.ServerIdentity;
-import io.jvmps.server.config.ClusterProperties;
 import io.jvmps.server.config.OptimizerProperties;
 import io.jvmps.server.consistency.ConsistencySettings;
 import org.springframework.messaging.handler.annotation.MessageMapping;

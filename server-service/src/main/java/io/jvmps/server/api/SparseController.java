@@ -1,5 +1,7 @@
 package io.jvmps.server.api;
 
+import io.jvmps.common.cluster.ClusterProperties;
+
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.PushAck;
@@ -11,7 +13,6 @@ import io.jvmps.common.sparse.SparsePush;
 import io.jvmps.common.sparse.SparseTableSpec;
 import io.jvmps.common.sparse.SparseTableStatus;
 import io.jvmps.server.cluster.ServerIdentity;
-import io.jvmps.server.config.ClusterProperties;
 import io.jvmps.server.monitor.ServerMetrics;
 import io.jvmps.server.sparse.SparseTable;
 import io.jvmps.server.sparse.SparseTables;

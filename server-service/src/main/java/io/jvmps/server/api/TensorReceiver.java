@@ -30,7 +30,7 @@ final class TensorReceiver {
     private final List<ReceivedTensor> received = new ArrayList<>();
     private final Set<Long> keys = new HashSet<>();
     private INDArray pending;
-    private final InflightBudget budget;
+    private final io.jvmps.server.store.MemoryBudget budget;
     private long reserved;
 
     /**
@@ -39,7 +39,7 @@ final class TensorReceiver {
      *                       throws a {@link PsException} (UNKNOWN_KEY, SHAPE_MISMATCH)
      * @param budget         where each tensor's bytes are reserved before they are allocated
      */
-    TensorReceiver(long maxTensorBytes, ToIntFunction<TensorChunk> expectedLength, InflightBudget budget) {
+    TensorReceiver(long maxTensorBytes, ToIntFunction<TensorChunk> expectedLength, io.jvmps.server.store.MemoryBudget budget) {
         this.expectedLength = expectedLength;
         this.budget = budget;
         this.assembler = new TensorAssembler(maxTensorBytes, this::destination);

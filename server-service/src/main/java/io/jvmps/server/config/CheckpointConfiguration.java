@@ -1,5 +1,7 @@
 package io.jvmps.server.config;
 
+import io.jvmps.common.cluster.ClusterProperties;
+
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.server.checkpoint.Checkpoint;

@@ -1,5 +1,7 @@
 package io.jvmps.server.config;
 
+import io.jvmps.common.cluster.ClusterProperties;
+
 import io.jvmps.server.api.ChannelReader;
 import io.jvmps.server.api.Frames;
 import io.jvmps.server.api.SliceStreamer;
@@ -15,7 +17,7 @@ import io.jvmps.server.monitor.ServerMetrics;
 import io.jvmps.server.monitor.StatusReporter;
 import io.jvmps.server.monitor.StoreHealthIndicator;
 import io.jvmps.server.optimizer.Optimizer;
-import io.jvmps.server.sparse.MemoryBudget;
+import io.jvmps.server.store.MemoryBudget;
 import io.jvmps.server.sparse.SparseMeters;
 import io.jvmps.server.sparse.SparseTables;
 import io.jvmps.server.store.DenseStore;
@@ -127,7 +129,8 @@ public class ServerConfiguration {
     ChannelReader channelReader(Frames frames, TransportProperties transport, ServerMetrics metrics,
                                 PsServerProperties server) {
         return new ChannelReader(frames, transport.maxTensorBytes(), metrics, server.streamIdleTimeout(),
-                new io.jvmps.server.api.InflightBudget(server.maxInflightBytes()));
+                new io.jvmps.server.store.MemoryBudget(server.maxInflightBytes(), "inbound streams",
+                        "ps.server.max-inflight-bytes"));
     }
 
     @Bean

@@ -1,5 +1,7 @@
 package io.jvmps.server.api;
 
+import io.jvmps.common.cluster.ClusterProperties;
+
 import io.jvmps.common.sparse.RowPlacement;
 import io.jvmps.common.sparse.SparseCodec;
 import io.jvmps.common.sparse.SparsePull;
@@ -7,11 +9,10 @@ import io.jvmps.common.sparse.SparsePush;
 import io.jvmps.common.sparse.SparseTableSpec;
 import io.jvmps.common.sparse.UpdateKind;
 import io.jvmps.server.cluster.ServerIdentity;
-import io.jvmps.server.config.ClusterProperties;
 import io.jvmps.server.monitor.ServerMetrics;
 import io.jvmps.server.optimizer.OptimizerSettings;
 import io.jvmps.server.optimizer.OptimizerType;
-import io.jvmps.server.sparse.MemoryBudget;
+import io.jvmps.server.store.MemoryBudget;
 import io.jvmps.server.sparse.SparseTables;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBufAllocator;

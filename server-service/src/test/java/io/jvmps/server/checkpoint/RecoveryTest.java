@@ -18,7 +18,7 @@ import io.jvmps.server.optimizer.OptimizerSettings;
 import io.jvmps.server.optimizer.OptimizerType;
 import io.jvmps.common.sparse.SparseTableSpec;
 import io.jvmps.common.sparse.UpdateKind;
-import io.jvmps.server.sparse.MemoryBudget;
+import io.jvmps.server.store.MemoryBudget;
 import io.jvmps.server.sparse.SparseTable;
 import io.jvmps.server.sparse.SparseTables;
 import io.jvmps.server.store.DeclaredModel;

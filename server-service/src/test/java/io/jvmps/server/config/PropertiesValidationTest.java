@@ -1,5 +1,7 @@
 package io.jvmps.server.config;
 
+import io.jvmps.common.cluster.ClusterProperties;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
