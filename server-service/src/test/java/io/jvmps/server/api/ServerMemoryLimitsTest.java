@@ -3,6 +3,7 @@ package io.jvmps.server.api;
 import io.jvmps.common.protocol.PushAck;
 import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.sharding.SliceKey;
+import io.jvmps.server.support.ServerSpringTest;
 import io.jvmps.server.support.TestRequesters;
 import io.jvmps.server.support.TestTensors;
 import io.rsocket.exceptions.ApplicationErrorException;
@@ -10,10 +11,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.rsocket.server.LocalRSocketServerPort;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.messaging.rsocket.RSocketRequester;
+import org.springframework.test.context.TestPropertySource;
 import reactor.core.publisher.Flux;
 
 import java.time.Duration;
@@ -27,16 +28,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Memory on a server is bounded by its configuration, not by its clients: dense slices up to
  * {@code ps.server.max-dense-bytes} (8 KiB here), and inbound streams holding at most
- * {@code ps.server.max-inflight-bytes} (6000 bytes here) at once, given back when a stream stalls.
+ * {@code ps.server.max-inflight-bytes} (6000 bytes here) at once, given back when a stream stalls
+ * (the shared test server's 2 s idle timeout), and a connection without SETUP closed after 1 s.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "spring.rsocket.server.port=0",
-        "ps.scheduler.enabled=false",
-        "ps.cluster.worker-num=1",
-        "ps.optimizer.type=SGD",
-        "ps.optimizer.learning-rate=0.5",
-        "ps.server.pull-timeout=5s",
-        "ps.server.stream-idle-timeout=2s",
+@ServerSpringTest
+@TestPropertySource(properties = {
         "ps.server.max-dense-bytes=8192",
         "ps.server.max-inflight-bytes=6000",
         "ps.server.setup-timeout=1s"})
