@@ -79,7 +79,10 @@ public final class ChannelReader {
                         }
                         return receiver.finish();
                     }))
-                    .doFinally(signal -> receiver.releaseReservations());
+                    .doFinally(signal -> {
+                        receiver.discard(); // no-op once the tensors were handed over
+                        receiver.releaseReservations();
+                    });
         });
     }
 
@@ -90,7 +93,8 @@ public final class ChannelReader {
 
     private PsException stalled(TensorReceiver receiver) {
         String what = "an init or push stream sent no frame for " + idleTimeout + " (ps.server.stream-idle-timeout) "
-                + "after " + receiver.tensors() + " complete tensor(s); it was cancelled and nothing it sent was applied";
+                + "after " + receiver.tensors() + " complete tensor(s) (" + receiver.claimedIdentity() + "); it was "
+                + "cancelled and nothing it sent was applied";
         log.warn("{}", what);
         return new PsException(io.jvmps.common.protocol.ErrorCode.TIMEOUT, what);
     }

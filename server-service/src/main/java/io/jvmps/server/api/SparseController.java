@@ -13,6 +13,8 @@ import io.jvmps.common.sparse.SparsePush;
 import io.jvmps.common.sparse.SparseTableSpec;
 import io.jvmps.common.sparse.SparseTableStatus;
 import io.jvmps.server.cluster.ServerIdentity;
+import io.jvmps.server.consistency.LiveWorkers;
+import io.jvmps.server.consistency.SenderCheck;
 import io.jvmps.server.monitor.ServerMetrics;
 import io.jvmps.server.sparse.SparseTable;
 import io.jvmps.server.sparse.SparseTables;
@@ -33,10 +35,15 @@ public class SparseController {
     private final ServerIdentity identity;
     private final int servers;
     private final ServerMetrics metrics;
+    private final LiveWorkers workers;
 
-    /** @param cluster gives the job's server count, for the placement check */
+    /**
+     * @param cluster gives the job's server count, for the placement check
+     * @param workers the job's worker ranks, for the sender check
+     */
     public SparseController(SparseTables tables, Frames frames, ServerIdentity identity, ClusterProperties cluster,
-                            ServerMetrics metrics) {
+                            ServerMetrics metrics, LiveWorkers workers) {
+        this.workers = workers;
         this.tables = tables;
         this.frames = frames;
         this.identity = identity;
@@ -62,6 +69,7 @@ public class SparseController {
     public Mono<DataBuffer> pull(DataBuffer request) {
         return metrics.timeSparsePull(Mono.fromCallable(() -> {
             SparsePull pull = frames.decode(request, SparseCodec::decodePull);
+            SenderCheck.check(pull.sender(), workers.ranks());
             SparseTable table = tables.require(pull.table());
             checkOwned(pull.table(), pull.ids());
             int dim = table.spec().dim();
@@ -77,6 +85,7 @@ public class SparseController {
     public Mono<PushAck> push(DataBuffer request) {
         return metrics.timeSparsePush(Mono.fromCallable(() -> {
             SparsePush push = frames.decode(request, SparseCodec::decodePush);
+            SenderCheck.check(push.sender(), workers.ranks());
             SparseTable table = tables.require(push.table());
             if (push.dim() != table.spec().dim()) {
                 throw new PsException(ErrorCode.SHAPE_MISMATCH, "sparse table '" + push.table() + "' has dim "

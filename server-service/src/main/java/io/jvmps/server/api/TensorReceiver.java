@@ -22,7 +22,10 @@ import java.util.function.ToIntFunction;
  * Turns the chunks of one init or push channel into whole float32 tensors, validating each before
  * anything is stored: element type, expected length (via the caller's check), one step and sender
  * per stream, each key at most once, finite values. Chunk bytes are copied once, straight into the
- * native buffer of a fresh INDArray. One receiver per channel; not thread-safe.
+ * native buffer of a fresh INDArray. A stream that fails, stalls or is cancelled before its tensors were
+ * handed over has them freed at once ({@link #discard()}), so its native memory does not wait for a garbage
+ * collection. One receiver per channel; its methods are synchronized because a stall's timer may discard it
+ * while a late frame is still being copied in.
  */
 final class TensorReceiver {
     private final TensorAssembler assembler;
@@ -32,6 +35,8 @@ final class TensorReceiver {
     private INDArray pending;
     private final io.jvmps.server.store.MemoryBudget budget;
     private long reserved;
+    private boolean delivered;
+    private boolean discarded;
 
     /**
      * @param maxTensorBytes largest tensor accepted ({@code ps.transport.max-tensor-bytes})
@@ -57,13 +62,16 @@ final class TensorReceiver {
     }
 
     /** @return tensors received whole so far */
-    int tensors() {
+    synchronized int tensors() {
         return received.size();
     }
 
-    /** @param chunk the next chunk; released here */
-    void accept(TensorChunk chunk) {
+    /** @param chunk the next chunk; released here (unread once the receiver was discarded) */
+    synchronized void accept(TensorChunk chunk) {
         try {
+            if (discarded) {
+                return;
+            }
             TensorAssembler.Assembled done = assembler.accept(chunk);
             if (done != null) {
                 requireFinite(done.key(), done.data());
@@ -76,12 +84,39 @@ final class TensorReceiver {
     }
 
     /** @return every tensor of the stream, in arrival order */
-    List<ReceivedTensor> finish() {
+    synchronized List<ReceivedTensor> finish() {
+        if (discarded) {
+            throw new PsException(ErrorCode.INTERNAL, "stream was discarded before it completed");
+        }
         if (!assembler.idle()) {
             throw new PsException(ErrorCode.MALFORMED_FRAME, "stream ended in the middle of slice "
                     + SliceKey.describe(assembler.pendingKey()));
         }
+        delivered = true;
         return received;
+    }
+
+    /**
+     * Frees the native memory of every tensor received or half-received, unless {@link #finish()} already
+     * handed them over (their user owns them then); later chunks are released unread. Idempotent.
+     */
+    synchronized void discard() {
+        if (delivered || discarded) {
+            return;
+        }
+        discarded = true;
+        if (pending != null) {
+            pending.close();
+            pending = null;
+        }
+        received.forEach(t -> t.values().close());
+        received.clear();
+    }
+
+    /** @return the step, sender and tag the stream's first tensor claimed, or a note that none arrived */
+    synchronized String claimedIdentity() {
+        return received.isEmpty() ? "no complete tensor" : "worker " + received.get(0).sender() + ", step "
+                + received.get(0).step() + ", tag " + received.get(0).tag();
     }
 
     private ByteBuffer destination(TensorChunk first) {

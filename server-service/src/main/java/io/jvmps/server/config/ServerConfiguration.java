@@ -127,10 +127,13 @@ public class ServerConfiguration {
 
     @Bean
     ChannelReader channelReader(Frames frames, TransportProperties transport, ServerMetrics metrics,
-                                PsServerProperties server) {
-        return new ChannelReader(frames, transport.maxTensorBytes(), metrics, server.streamIdleTimeout(),
-                new io.jvmps.server.store.MemoryBudget(server.maxInflightBytes(), "inbound streams",
-                        "ps.server.max-inflight-bytes"));
+                                PsServerProperties server, MeterRegistry registry) {
+        MemoryBudget inflight = new MemoryBudget(server.maxInflightBytes(), "inbound streams",
+                "ps.server.max-inflight-bytes");
+        io.micrometer.core.instrument.Gauge.builder("ps.server.inflight.bytes", inflight, MemoryBudget::used)
+                .baseUnit("bytes").description("bytes reserved by init and push streams still arriving")
+                .register(registry);
+        return new ChannelReader(frames, transport.maxTensorBytes(), metrics, server.streamIdleTimeout(), inflight);
     }
 
     @Bean

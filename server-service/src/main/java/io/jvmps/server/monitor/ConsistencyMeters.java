@@ -8,7 +8,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Registers meters that read the policy and the store: {@code ps.server.updates.applied},
- * {@code ps.server.pushes.accepted} counters and the {@code ps.server.slices} gauge. Stateless.
+ * {@code ps.server.pushes.accepted} counters and the {@code ps.server.slices} and
+ * {@code ps.server.pulls.waiting} gauges. Stateless.
  */
 public final class ConsistencyMeters {
     private ConsistencyMeters() {
@@ -22,5 +23,7 @@ public final class ConsistencyMeters {
                 .description("gradient pushes accepted").register(registry);
         Gauge.builder("ps.server.slices", store, s -> s.slices().size())
                 .description("dense slices held").register(registry);
+        Gauge.builder("ps.server.pulls.waiting", store, DenseStore::waitingPulls)
+                .description("pulls waiting for a slice version not reached yet").register(registry);
     }
 }

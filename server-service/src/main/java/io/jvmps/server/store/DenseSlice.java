@@ -60,6 +60,16 @@ public final class DenseSlice {
         return version;
     }
 
+    /** @return pulls waiting for a version of this slice not reached yet (a cancelled pull leaves at once) */
+    public int waitingPulls() {
+        lock();
+        try {
+            return waiters.size();
+        } finally {
+            unlock();
+        }
+    }
+
     /** Takes the slice's lock (reentrant). */
     public void lock() {
         lock.lock();

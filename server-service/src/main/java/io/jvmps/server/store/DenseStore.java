@@ -115,6 +115,11 @@ public final class DenseStore {
         return all;
     }
 
+    /** @return pulls waiting for a version of an initialised slice, summed over the slices */
+    public int waitingPulls() {
+        return slices().stream().mapToInt(DenseSlice::waitingPulls).sum();
+    }
+
     /** @return keys that pulls wait for and that are not initialised yet */
     public int waitingKeys() {
         return (int) slots.values().stream().filter(slot -> !slot.isDone()).count();

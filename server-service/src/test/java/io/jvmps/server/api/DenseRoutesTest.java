@@ -223,6 +223,25 @@ class DenseRoutesTest {
     }
 
     @Test
+    void aCancelledPullFreesItsWaiterAtOnce() {
+        long k = SliceKey.of(12, 0);
+        init(tensor(k, 1));
+        reactor.core.Disposable waiting = requester.route(Routes.DENSE_PULL).data(TestTensors.request(3, 0, k))
+                .retrieveFlux(DataBuffer.class).subscribe(DataBufferUtils::release, e -> { });
+        awaitWaitingPulls(1);
+        waiting.dispose(); // the requester sends CANCEL
+        awaitWaitingPulls(0);
+    }
+
+    private void awaitWaitingPulls(int expected) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos(); // well inside the 5 s pull deadline
+        while (store.waitingPulls() != expected && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(store.waitingPulls()).as("pulls waiting on the server").isEqualTo(expected);
+    }
+
+    @Test
     void aPushStreamThatStallsIsCancelledAfterTheIdleTimeoutAndChangesNothing() {
         long k = SliceKey.of(9, 0);
         init(tensor(k, 4));

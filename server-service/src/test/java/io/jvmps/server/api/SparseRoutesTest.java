@@ -128,6 +128,11 @@ class SparseRoutesTest {
         float[] before = pull("strict", 2, 7);
         assertRejected(() -> pull("nope", 2, 1), "UNKNOWN_KEY", "no sparse table 'nope'");
         assertRejected(() -> pull("strict", 2, 7, 7), "INVALID_ARGUMENT", "id 7 twice");
+        assertRejected(() -> requester.route(Routes.SPARSE_PULL).data(factory.wrap(SparseCodec.encodePull(
+                        ByteBufAllocator.DEFAULT, new SparsePull("strict", 3, new long[] {7}))))
+                .retrieveMono(DataBuffer.class).block(WAIT), "INVALID_ARGUMENT", "sender rank 3");
+        assertRejected(() -> send(SparseCodec.encodePush(ByteBufAllocator.DEFAULT, new SparsePush("strict", -1, 5,
+                UpdateKind.GRADIENT, 2, new long[] {7}, new float[] {1, 1}))), "INVALID_ARGUMENT", "sender rank -1");
         assertRejected(() -> push("strict", UpdateKind.GRADIENT, 3, new long[] {7}, new float[3]),
                 "SHAPE_MISMATCH", "carries dim 3");
         assertRejected(() -> push("strict", UpdateKind.GRADIENT, 2, new long[] {7}, new float[] {1, Float.NaN}),
