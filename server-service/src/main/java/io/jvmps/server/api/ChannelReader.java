@@ -21,7 +21,8 @@ import java.util.function.ToIntFunction;
  * stream completes. The requester thus always gets exactly one answer after it finished sending
  * (an ack or an error), and RSocket never has to cancel a half-read inbound stream. A stream that
  * sends no frame for the idle timeout (before the first, between two, before completing) is cancelled
- * and answered with {@code TIMEOUT}; what it sent is dropped. Thread-safe (each read has its own
+ * and answered with {@code TIMEOUT} (or with the error of a frame it sent before, if one was rejected);
+ * what it sent is dropped. Thread-safe (each read has its own
  * {@link TensorReceiver}).
  */
 public final class ChannelReader {
@@ -59,7 +60,8 @@ public final class ChannelReader {
             PsException[] failure = new PsException[1];
             return inbound
                     .timeout(idleTimeout)
-                    .onErrorMap(java.util.concurrent.TimeoutException.class, e -> stalled(receiver))
+                    .onErrorMap(java.util.concurrent.TimeoutException.class,
+                            e -> failure[0] != null ? failure[0] : stalled(receiver)) // a rejected frame's reason wins
                     .doOnDiscard(DataBuffer.class, DataBufferUtils::release)
                     .handle((DataBuffer buffer, SynchronousSink<Void> sink) -> {
                         metrics.bytesIn(buffer.readableByteCount());

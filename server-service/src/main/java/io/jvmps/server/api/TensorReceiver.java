@@ -113,6 +113,12 @@ final class TensorReceiver {
         received.clear();
     }
 
+    /** @return tensors (whole or partly received) whose native memory this receiver holds and has not freed */
+    synchronized int openTensors() {
+        long open = received.stream().filter(t -> !t.values().wasClosed()).count();
+        return (int) open + (pending != null && !pending.wasClosed() ? 1 : 0);
+    }
+
     /** @return the step, sender and tag the stream's first tensor claimed, or a note that none arrived */
     synchronized String claimedIdentity() {
         return received.isEmpty() ? "no complete tensor" : "worker " + received.get(0).sender() + ", step "

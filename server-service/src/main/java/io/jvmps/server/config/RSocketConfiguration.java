@@ -57,6 +57,7 @@ public class RSocketConfiguration {
         var handler = new io.jvmps.server.api.CodedRSocketMessageHandler();
         handler.setRSocketStrategies(strategies);
         customizers.orderedStream().forEach(c -> c.customize(handler));
+        handler.setMetadataExtractor(new io.jvmps.server.api.CodedMetadataExtractor(handler.getMetadataExtractor()));
         return handler;
     }
 

@@ -275,7 +275,7 @@ class DenseRoutesTest {
         assertThatThrownBy(() -> requester.route("ps.v1.nope").data("x").retrieveMono(String.class).block(WAIT))
                 .isInstanceOf(ApplicationErrorException.class)
                 .hasMessageStartingWith("[INVALID_ARGUMENT] ")
-                .hasMessageContaining("No handler for destination 'ps.v1.nope'");
+                .hasMessageContaining("no REQUEST_RESPONSE route 'ps.v1.nope'");
         assertThatThrownBy(() -> requester.route(Routes.DENSE_PULL).data("x").retrieveMono(String.class).block(WAIT))
                 .as("a known route with the wrong interaction").isInstanceOf(ApplicationErrorException.class)
                 .hasMessageStartingWith("[INVALID_ARGUMENT] ");
