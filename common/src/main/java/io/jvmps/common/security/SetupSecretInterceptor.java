@@ -50,8 +50,8 @@ public final class SetupSecretInterceptor implements SocketAcceptorInterceptor {
             Optional<String> presented = presented(setup);
             if (presented.isPresent() && secret.matches(presented.get())) {
                 if (dataMimeType != null && !dataMimeType.equals(setup.dataMimeType())) {
-                    log.warn("Rejected an RSocket connection: data MIME type '{}' (this node speaks {})",
-                            setup.dataMimeType(), dataMimeType);
+                    log.warn("Rejected an RSocket connection from {}: data MIME type '{}' (this node speaks {})",
+                            PeerAddresses.current(), setup.dataMimeType(), dataMimeType);
                     return Mono.error(new RejectedSetupException("[INVALID_ARGUMENT] data MIME type '"
                             + setup.dataMimeType() + "' is not spoken here; set up the connection with "
                             + dataMimeType));
@@ -60,8 +60,8 @@ public final class SetupSecretInterceptor implements SocketAcceptorInterceptor {
             }
             String reason = presented.isEmpty() ? "no cluster secret in the RSocket SETUP metadata"
                     : "wrong cluster secret in the RSocket SETUP metadata";
-            log.warn("Rejected an RSocket connection: {} (expected the secret with sha256 prefix {})", reason,
-                    secret.fingerprint());
+            log.warn("Rejected an RSocket connection from {}: {} (expected the secret with sha256 prefix {})",
+                    PeerAddresses.current(), reason, secret.fingerprint());
             return Mono.error(new RejectedSetupException("[UNAUTHENTICATED] " + reason
                     + "; every node needs the same ps.security.secret"));
         };

@@ -57,11 +57,12 @@ public final class ChannelReader {
     public Mono<List<ReceivedTensor>> read(Flux<DataBuffer> inbound, ToIntFunction<TensorChunk> expectedLength) {
         return Mono.defer(() -> {
             TensorReceiver receiver = new TensorReceiver(maxTensorBytes, expectedLength, budget);
+            String peer = io.jvmps.common.security.PeerAddresses.current(); // the stall is reported on a timer thread
             PsException[] failure = new PsException[1];
             return inbound
                     .timeout(idleTimeout)
                     .onErrorMap(java.util.concurrent.TimeoutException.class,
-                            e -> failure[0] != null ? failure[0] : stalled(receiver)) // a rejected frame's reason wins
+                            e -> failure[0] != null ? failure[0] : stalled(receiver, peer)) // a rejected frame's reason wins
                     .doOnDiscard(DataBuffer.class, DataBufferUtils::release)
                     .handle((DataBuffer buffer, SynchronousSink<Void> sink) -> {
                         metrics.bytesIn(buffer.readableByteCount());
@@ -93,11 +94,11 @@ public final class ChannelReader {
         return budget;
     }
 
-    private PsException stalled(TensorReceiver receiver) {
+    private PsException stalled(TensorReceiver receiver, String peer) {
         String what = "an init or push stream sent no frame for " + idleTimeout + " (ps.server.stream-idle-timeout) "
                 + "after " + receiver.tensors() + " complete tensor(s) (" + receiver.claimedIdentity() + "); it was "
                 + "cancelled and nothing it sent was applied";
-        log.warn("{}", what);
+        log.warn("{} (peer {})", what, peer);
         return new PsException(io.jvmps.common.protocol.ErrorCode.TIMEOUT, what);
     }
 }

@@ -41,8 +41,10 @@ public class RSocketConfiguration {
      */
     @Bean
     RSocketServerCustomizer clusterSecretCheck(ClusterSecret secret) {
-        return server -> server.interceptors(registry -> registry.forSocketAcceptor(new SetupSecretInterceptor(secret,
-                org.springframework.util.MimeTypeUtils.APPLICATION_JSON_VALUE)));
+        return server -> server.interceptors(registry -> registry
+                .forConnection(io.jvmps.common.security.PeerAddresses.interceptor())
+                .forSocketAcceptor(new SetupSecretInterceptor(secret,
+                        org.springframework.util.MimeTypeUtils.APPLICATION_JSON_VALUE)));
     }
 
     /**

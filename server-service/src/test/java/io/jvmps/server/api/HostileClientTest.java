@@ -90,7 +90,7 @@ class HostileClientTest {
     }
 
     @Test
-    void stalledInitStreamsAnnouncingLargeTensorsGiveTheirMemoryBackByTheStreamDeadline() {
+    void stalledInitStreamsAnnouncingLargeTensorsGiveTheirMemoryBackByTheStreamDeadline(CapturedOutput output) {
         long kept = SliceKey.of(71, 0);
         requester.route(Routes.DENSE_INIT).data(Flux.fromIterable(TestTensors.frames(-1, 0, tensor(kept, 1, 2, 3))),
                 DataBuffer.class).retrieveFlux(PushAck.class).blockLast(WAIT);
@@ -118,6 +118,8 @@ class HostileClientTest {
             after = MemoryReading.now();
             Thread.onSpinWait();
         }
+        assertThat(output.getAll()).as("each stall logged once at WARN with the peer's address")
+                .contains("ChannelReader - an init or push stream sent no frame").contains("(peer /127.0.0.1:");
         System.out.printf("hostile-client memory: before %s, while stalled %s, after %s%n", before, during, after);
         assertThat(during.residentBytes() - before.residentBytes()).as("the stalled streams' tensors took memory")
                 .isGreaterThan(128L << 20);

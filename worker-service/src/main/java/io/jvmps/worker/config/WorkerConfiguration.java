@@ -109,7 +109,9 @@ public class WorkerConfiguration {
     /** Refuses AllReduce peers whose RSocket SETUP frame lacks the cluster secret. */
     @Bean
     RSocketServerCustomizer clusterSecretCheck(ClusterSecret secret) {
-        return server -> server.interceptors(registry -> registry.forSocketAcceptor(new SetupSecretInterceptor(secret)));
+        return server -> server.interceptors(registry -> registry
+                .forConnection(io.jvmps.common.security.PeerAddresses.interceptor())
+                .forSocketAcceptor(new SetupSecretInterceptor(secret)));
     }
 
     /** Every connection this worker opens (to servers, to AllReduce peers) presents the cluster secret. */
