@@ -46,6 +46,7 @@ public class DenseController {
     private final io.jvmps.server.store.DeclaredModel model;
     private final long maxDenseBytes;
     private final io.jvmps.server.consistency.LiveWorkers liveWorkers;
+    private final java.time.Duration idleTimeout;
 
     /** Wires the controller. */
     public DenseController(DenseStore store, ConsistencyPolicy policy, ChannelReader reader, SliceStreamer streamer,
@@ -55,6 +56,7 @@ public class DenseController {
         this.liveWorkers = liveWorkers;
         this.model = model;
         this.maxDenseBytes = server.maxDenseBytes();
+        this.idleTimeout = server.streamIdleTimeout();
         this.ledger = ledger;
         this.store = store;
         this.policy = policy;
@@ -103,11 +105,23 @@ public class DenseController {
     /** Route {@value Routes#DENSE_PULL}: streams the requested slices once they reached the version. */
     @MessageMapping(Routes.DENSE_PULL)
     public Flux<DataBuffer> pull(DataBuffer request) {
+        String peer = io.jvmps.common.security.PeerAddresses.current();
         return metrics.timePull(Mono.fromCallable(() -> frames.decodeRequest(request))
                 .flatMap(this::ready)
                 .flatMapMany(streamer::stream)
+                // after the first frame, a puller that asks for no further frame within the idle timeout is
+                // cut off, so it cannot pin a slice copy forever (the wait for the first is the pull deadline's)
+                .timeout(Mono.never(), frame -> Mono.delay(idleTimeout))
+                .onErrorMap(java.util.concurrent.TimeoutException.class, e -> stalledPull(peer))
                 .doOnNext(frame -> metrics.bytesOut(frame.readableByteCount()))
                 .doOnDiscard(DataBuffer.class, DataBufferUtils::release));
+    }
+
+    private PsException stalledPull(String peer) {
+        String what = "a pull's requester asked for no further frame for " + idleTimeout
+                + " (ps.server.stream-idle-timeout); the pull was cancelled";
+        org.slf4j.LoggerFactory.getLogger(DenseController.class).warn("{} (peer {})", what, peer);
+        return new PsException(ErrorCode.TIMEOUT, what);
     }
 
     private Mono<List<DenseSlice>> ready(SliceRequest request) {

@@ -137,6 +137,48 @@ class HostileClientTest {
                 .containsExactly(1, 2, 3);
     }
 
+    @Test
+    void aPullerThatStopsAskingForFramesIsCutOffAfterTheIdleTimeout(CapturedOutput output) throws Exception {
+        long big = SliceKey.of(72, 0);
+        float[] values = new float[600_000]; // 2.4 MB: three 1 MiB frames
+        requester.route(Routes.DENSE_INIT).data(Flux.fromIterable(TestTensors.frames(-1, 0, tensor(big, values))),
+                DataBuffer.class).retrieveFlux(PushAck.class).blockLast(WAIT);
+        CompletableFuture<Throwable> ended = new CompletableFuture<>();
+        java.util.concurrent.atomic.AtomicInteger received = new java.util.concurrent.atomic.AtomicInteger();
+        requester.route(Routes.DENSE_PULL).data(TestTensors.request(0, 0, big)).retrieveFlux(DataBuffer.class)
+                .subscribe(new reactor.core.publisher.BaseSubscriber<DataBuffer>() {
+                    @Override
+                    protected void hookOnSubscribe(org.reactivestreams.Subscription subscription) {
+                        subscription.request(1); // and never more
+                    }
+
+                    @Override
+                    protected void hookOnNext(DataBuffer frame) {
+                        received.incrementAndGet();
+                        org.springframework.core.io.buffer.DataBufferUtils.release(frame);
+                    }
+
+                    @Override
+                    protected void hookOnError(Throwable error) {
+                        ended.complete(error);
+                    }
+
+                    @Override
+                    protected void hookOnComplete() {
+                        ended.complete(null);
+                    }
+                });
+        Throwable error = ended.get(10, TimeUnit.SECONDS);
+        assertThat(error).as("cut off, not completed").isNotNull()
+                .hasMessageStartingWith("[TIMEOUT] a pull's requester asked for no further frame for PT2S");
+        assertThat(received.get()).isEqualTo(1);
+        assertThat(output.getAll()).contains("the pull was cancelled (peer /127.0.0.1:");
+        List<DataBuffer> whole = requester.route(Routes.DENSE_PULL).data(TestTensors.request(0, 0, big))
+                .retrieveFlux(DataBuffer.class).collectList().block(WAIT);
+        assertThat(TestTensors.assemble(whole).get(big).values()).as("a reading puller still gets it all")
+                .hasSize(values.length);
+    }
+
     /** @return the first frame of an init of {@code elements} floats, carrying only its first 1024 */
     private static DataBuffer announcing(long key, long elements) {
         io.netty.buffer.ByteBuf data = ByteBufAllocator.DEFAULT.buffer(4096).writeZero(4096);
