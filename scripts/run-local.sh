@@ -6,9 +6,10 @@
 #   --build        rebuild the jars first (they are also built when any exec jar is missing)
 #   -- ARGS        passed to every worker, e.g. -- --ps.worker.epochs=1 --ps.worker.model=SOFTMAX
 #
-# Every line a node prints is shown prefixed with its name ([scheduler], [server-0], [worker-1]);
-# the unprefixed logs are kept in run/logs/<name>.log. Ctrl-C stops every node. Names are launch
-# order; the ranks the scheduler assigns are in the logs.
+# Every line a node prints is shown prefixed with its name: [scheduler]; a server or worker is
+# [server#i] / [worker#i] (launch order) until the scheduler gives it a rank, then [server-<rank>] /
+# [worker-<rank>]. The unprefixed logs are kept in run/logs/<launch name>.log (server-0.log, ...).
+# Ctrl-C stops every node.
 #
 # Environment:
 #   PS_SERVERS=2 PS_WORKERS=2   cluster size
@@ -180,15 +181,25 @@ trap 'on_signal INT 130' INT
 trap 'on_signal TERM 143' TERM
 trap stop_nodes EXIT
 
-# start_node NAME ROLE ARGS... : start one JVM via ps-launch.sh with its output prefixed by
-# [NAME] on the terminal and copied to run/logs/NAME.log.
+# Prefixes each line with [PREFIX]; once the node logs the rank the scheduler gave it (a server's
+# "Server rank N registered", a worker's "registered as ... with rank N"), with [ROLE-N] instead.
+RANK_PREFIXER='
+BEGIN { prefix = start }
+!ranked && ($0 ~ /^.*Server rank [0-9]+ registered as/ || $0 ~ /Worker registered as .* with rank [0-9]+/) {
+    if (match($0, /rank [0-9]+/)) { prefix = role "-" substr($0, RSTART + 5, RLENGTH - 5); ranked = 1 }
+}
+{ print "[" prefix "] " $0; fflush() }'
+
+# start_node NAME ROLE ARGS... : start one JVM via ps-launch.sh with its output prefixed (see
+# RANK_PREFIXER) on the terminal and copied to run/logs/NAME.log.
 start_node() {
-    local name=$1 role=$2 fifo
+    local name=$1 role=$2 fifo start=$1
     shift 2
+    [[ "$role" == scheduler ]] || start="${name/-/#}"
     fifo="$fifo_dir/$name"
     mkfifo "$fifo"
     # Async commands ignore SIGINT, so Ctrl-C reaches only this script, which stops nodes with TERM.
-    tee "$log_dir/$name.log" <"$fifo" | sed -u "s/^/[$name] /" &
+    tee "$log_dir/$name.log" <"$fifo" | awk -v start="$start" -v role="$role" "$RANK_PREFIXER" &
     printer_pids+=("$!")
     MS_ROLE="$role" "$LAUNCH" "$@" >"$fifo" 2>&1 &
     node_pids+=("$!")

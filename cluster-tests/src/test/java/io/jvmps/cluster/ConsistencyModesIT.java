@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The non-BSP modes end to end on the real jars. With one worker, ASYNC and SSP must give exactly
  * single-process SGD, and GEO (local SGD, delta pushed every k steps and added by the server) must
  * give single-process SGD at the GEO learning rate, whatever the servers' optimizer. With two GEO
- * workers, both must end on the same global parameters.
+ * workers, both must end on the same global parameters. With two ASYNC or SSP workers, one slowed, the
+ * server must apply every push exactly once, and SSP must never serve a pull more than its bound ahead
+ * of the slowest worker (the server's {@code ps_server_ssp_staleness_served_max}), yet use the bound.
  */
 class ConsistencyModesIT {
     private static final int SAMPLES = 256;
@@ -25,6 +28,9 @@ class ConsistencyModesIT {
     private static final int STEPS = 20;
     private static final long SEED = 11;
     private static final double LR = 0.1;
+    private static final java.util.regex.Pattern HTTP_PORT = java.util.regex.Pattern.compile("Netty started on port (\\d+)");
+    private static final java.util.regex.Pattern STALENESS_SERVED = java.util.regex.Pattern.compile(
+            "(?m)^ps_server_ssp_staleness_served_max\\S* ([0-9.eE+-]+)$");
 
     @ParameterizedTest(name = "{0} with one worker equals single-process SGD")
     @CsvSource({
@@ -34,7 +40,7 @@ class ConsistencyModesIT {
     void oneWorkerMatchesPlainSgd(String mode, String extra) throws Exception {
         try (LocalCluster cluster = new LocalCluster("modes-" + mode.toLowerCase())) {
             Path out = cluster.logDir().resolve("params");
-            List<NodeProcess> workers = start(cluster, mode, extra, 1, out);
+            List<NodeProcess> workers = start(cluster, mode, extra, 1, out).workers();
             awaitSuccess(workers);
 
             Map<String, INDArray> expected = ReferenceTraining.sgd(SAMPLES, 1, BATCH, SEED, STEPS, LR);
@@ -48,7 +54,7 @@ class ConsistencyModesIT {
     void twoGeoWorkersEndOnTheSameGlobalParameters() throws Exception {
         try (LocalCluster cluster = new LocalCluster("modes-geo-two-workers")) {
             Path out = cluster.logDir().resolve("params");
-            List<NodeProcess> workers = start(cluster, "GEO", "--ps.consistency.geo-interval=5", 2, out);
+            List<NodeProcess> workers = start(cluster, "GEO", "--ps.consistency.geo-interval=5", 2, out).workers();
             awaitSuccess(workers);
 
             Map<String, INDArray> worker0 = new java.util.HashMap<>();
@@ -65,10 +71,52 @@ class ConsistencyModesIT {
         }
     }
 
-    private static List<NodeProcess> start(LocalCluster cluster, String mode, String extra, int workers, Path out)
+    @ParameterizedTest(name = "{0} with two workers, worker 1 slowed: every push applied once{2}")
+    @CsvSource({
+            "ASYNC, --ps.server.pull-timeout=60s, ''",
+            "SSP,   --ps.consistency.staleness=2, ' and never more than 2 steps apart'"})
+    void twoWorkersWithAStraggler(String mode, String extra, String what) throws Exception {
+        try (LocalCluster cluster = new LocalCluster("modes-" + mode.toLowerCase() + "-straggler")) {
+            Path out = cluster.logDir().resolve("params");
+            Started job = start(cluster, mode, extra, 2, out, "100ms");
+            awaitSuccess(job.workers());
+            NodeProcess server = job.server();
+            int port = Integer.parseInt(server.awaitLog(HTTP_PORT, Duration.ofSeconds(1)).group(1));
+            String status = NodeProcess.poll("the server's status", Duration.ofSeconds(10),
+                    () -> LocalCluster.get(port, "/api/v1/status"));
+            int pushes = 2 * (STEPS / 2);
+            Matcher sliceCount = java.util.regex.Pattern.compile("\"slices\":(\\d+)").matcher(status);
+            assertThat(sliceCount.find()).as(status).isTrue();
+            int slices = Integer.parseInt(sliceCount.group(1)); // every push carries a gradient for each slice
+            assertThat(status).as("every push applied exactly once").contains("\"pushesApplied\":" + pushes,
+                    "\"updatesApplied\":" + slices * pushes, "\"minVersion\":" + pushes, "\"maxVersion\":" + pushes,
+                    "\"workerClocks\":[" + STEPS / 2 + "," + STEPS / 2 + "]");
+            String metrics = NodeProcess.poll("the server's metrics", Duration.ofSeconds(10),
+                    () -> LocalCluster.get(port, "/actuator/prometheus"));
+            Matcher served = STALENESS_SERVED.matcher(metrics);
+            assertThat(served.find()).as(metrics).isTrue();
+            double gap = Double.parseDouble(served.group(1));
+            if (mode.equals("SSP")) {
+                assertThat(gap).as("the fast worker ran ahead, but never past the bound").isBetween(1.0, 2.0);
+            } else {
+                assertThat(gap).isZero();
+            }
+        }
+    }
+
+    private record Started(NodeProcess server, List<NodeProcess> workers) {
+    }
+
+    private static Started start(LocalCluster cluster, String mode, String extra, int workers, Path out)
             throws Exception {
+        return start(cluster, mode, extra, workers, out, "0ms");
+    }
+
+    /** @param slowDelay extra pause per step of worker 1 */
+    private static Started start(LocalCluster cluster, String mode, String extra, int workers, Path out,
+                                 String slowDelay) throws Exception {
         cluster.startScheduler(1, workers);
-        cluster.startServer(0, 1, workers, "--ps.consistency.mode=" + mode, "--ps.optimizer.type=SGD",
+        NodeProcess server = cluster.startServer(0, 1, workers, "--ps.consistency.mode=" + mode, "--ps.optimizer.type=SGD",
                 "--ps.optimizer.learning-rate=" + LR, "--ps.consistency.geo-learning-rate=" + LR, extra.trim());
         List<NodeProcess> started = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
@@ -76,9 +124,10 @@ class ConsistencyModesIT {
                     "--ps.worker.train-limit=" + SAMPLES, "--ps.worker.test-limit=64",
                     "--ps.worker.batch-size=" + BATCH, "--ps.worker.epochs=2",
                     "--ps.worker.max-steps=" + (workers == 1 ? STEPS : STEPS / 2), "--ps.worker.seed=" + SEED,
-                    "--ps.worker.log-interval=5", "--ps.worker.output-dir=" + out));
+                    "--ps.worker.log-interval=5", "--ps.worker.output-dir=" + out,
+                    "--ps.worker.step-delay=" + (w == 1 ? slowDelay : "0ms")));
         }
-        return started;
+        return new Started(server, started);
     }
 
     private static void awaitSuccess(List<NodeProcess> workers) {

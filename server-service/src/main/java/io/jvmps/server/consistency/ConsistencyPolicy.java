@@ -44,6 +44,14 @@ public interface ConsistencyPolicy {
     long pushesAccepted();
 
     /**
+     * @return SSP: the largest gap seen so far between the step of a served pull and the slowest live
+     *         worker's clock at that moment (never above the staleness bound); 0 in the other modes
+     */
+    default long maxStalenessServed() {
+        return 0;
+    }
+
+    /**
      * @return each worker's clock on this server, by rank (ASYNC, SSP: last pushed step + 1; GEO: last
      *         pushed round + 1; 0 before the first push), or an empty list where the mode keeps none (SYNC)
      */

@@ -33,6 +33,7 @@ public final class SspPolicy implements ConsistencyPolicy {
     private final StalenessGate gate;
     private final LiveWorkers live;
     private final LongAdder pushes = new LongAdder();
+    private final java.util.concurrent.atomic.AtomicLong maxServedGap = new java.util.concurrent.atomic.AtomicLong();
 
     /** @param context store, optimizer, worker count, pull deadline and staleness bound (&gt;= 0) */
     public SspPolicy(PolicyContext context) {
@@ -79,13 +80,30 @@ public final class SspPolicy implements ConsistencyPolicy {
             SenderCheck.check(sender, workers);
             long minClock = minVersion - staleness;
             if (keys.length == 0 || gate.open(minClock)) {
+                served(minVersion);
                 return readiness.await(keys, 0, slice -> "not initialised");
             }
             return gate.await(minClock)
-                    .then(Mono.defer(() -> readiness.untimed(keys, 0)))
+                    .then(Mono.defer(() -> {
+                        served(minVersion);
+                        return readiness.untimed(keys, 0);
+                    }))
                     .timeout(readiness.timeout())
                     .onErrorMap(TimeoutException.class, e -> timedOut(sender, keys, minVersion, minClock));
         });
+    }
+
+    /** Records how far ahead of the slowest live worker a pull for {@code step} was let through. */
+    private void served(long step) {
+        long slowest = clocks.min(live.live());
+        if (slowest != Long.MAX_VALUE) {
+            maxServedGap.accumulateAndGet(step - slowest, Math::max);
+        }
+    }
+
+    @Override
+    public long maxStalenessServed() {
+        return maxServedGap.get();
     }
 
     @Override

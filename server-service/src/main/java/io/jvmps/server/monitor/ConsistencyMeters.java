@@ -23,6 +23,9 @@ public final class ConsistencyMeters {
                 .description("gradient pushes accepted").register(registry);
         Gauge.builder("ps.server.slices", store, s -> s.slices().size())
                 .description("dense slices held").register(registry);
+        Gauge.builder("ps.server.ssp.staleness.served.max", policy, ConsistencyPolicy::maxStalenessServed)
+                .description("SSP: largest gap between a served pull's step and the slowest live worker's clock "
+                        + "(at most ps.consistency.staleness; 0 in other modes)").register(registry);
         Gauge.builder("ps.server.pulls.waiting", store, DenseStore::waitingPulls)
                 .description("pulls waiting for a slice version not reached yet").register(registry);
     }

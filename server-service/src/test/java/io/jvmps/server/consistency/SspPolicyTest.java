@@ -72,6 +72,8 @@ class SspPolicyTest {
         assertThat(policy.waitingPulls()).isZero();
         assertThat(policy.workerClocks()).containsExactly(3L, 1L);
         pullsAtOnce(1, 1);
+        assertThat(policy.maxStalenessServed()).as("worker 0 was let through 2 steps ahead of worker 1, never 3")
+                .isEqualTo(2);
     }
 
     @Test
