@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * single-process SGD, and GEO (local SGD, delta pushed every k steps and added by the server) must
  * give single-process SGD at the GEO learning rate, whatever the servers' optimizer. With two GEO
  * workers, both must end on the same global parameters. With two ASYNC or SSP workers, one slowed, the
- * server must apply every push exactly once, and SSP must never serve a pull more than its bound ahead
+ * server must apply every push exactly once (counts, and the final parameters are the initial ones minus
+ * lr x the sum of every pushed gradient, within 1e-5), and SSP must never serve a pull more than its bound ahead
  * of the slowest worker (the server's {@code ps_server_ssp_staleness_served_max}), yet use the bound.
  */
 class ConsistencyModesIT {
@@ -91,6 +92,17 @@ class ConsistencyModesIT {
             assertThat(status).as("every push applied exactly once").contains("\"pushesApplied\":" + pushes,
                     "\"updatesApplied\":" + slices * pushes, "\"minVersion\":" + pushes, "\"maxVersion\":" + pushes,
                     "\"workerClocks\":[" + STEPS / 2 + "," + STEPS / 2 + "]");
+            // SGD: the servers end at the initial values minus lr x every pushed gradient. The slowed worker
+            // pushes last, so its final pull (after its last push) reads exactly that.
+            Map<String, INDArray> expected = new java.util.HashMap<>();
+            for (Map.Entry<String, INDArray> initial : ReferenceTraining.initial(SEED).entrySet()) {
+                INDArray sum = pushed(out, 0, initial.getKey()).add(pushed(out, 1, initial.getKey()));
+                expected.put(initial.getKey(), initial.getValue().sub(sum.reshape(initial.getValue().shape()).mul(LR)));
+            }
+            Matcher slowRank = java.util.regex.Pattern.compile("with rank (\\d+)").matcher(job.workers().get(1).logText());
+            assertThat(slowRank.find()).isTrue(); // ranks follow registration order, not launch order
+            ReferenceTraining.assertWorkerParams(out, Integer.parseInt(slowRank.group(1)), expected, 1e-5);
+            assertThat(ReferenceTraining.distance(expected, ReferenceTraining.initial(SEED))).isGreaterThan(1e-3);
             String metrics = NodeProcess.poll("the server's metrics", Duration.ofSeconds(10),
                     () -> LocalCluster.get(port, "/actuator/prometheus"));
             Matcher served = STALENESS_SERVED.matcher(metrics);
@@ -102,6 +114,11 @@ class ConsistencyModesIT {
                 assertThat(gap).isZero();
             }
         }
+    }
+
+    private static INDArray pushed(Path out, int rank, String name) {
+        return org.nd4j.linalg.factory.Nd4j.createFromNpyFile(
+                out.resolve("worker-" + rank).resolve("pushed").resolve(name + ".npy").toFile());
     }
 
     private record Started(NodeProcess server, List<NodeProcess> workers) {

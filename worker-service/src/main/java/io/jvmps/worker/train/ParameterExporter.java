@@ -21,8 +21,17 @@ class ParameterExporter {
         this.outputDir = outputDir;
     }
 
-    void export(int rank, TrainableModel model) {
-        if (outputDir == null || outputDir.isBlank()) {
+    /** @return true when parameters are exported (an output directory is set) */
+    boolean enabled() {
+        return outputDir != null && !outputDir.isBlank();
+    }
+
+    /**
+     * Writes {@code worker-<rank>/<name>.npy} for every parameter and, if recorded,
+     * {@code worker-<rank>/pushed/<name>.npy}: the sum of the gradients this worker pushed.
+     */
+    void export(int rank, TrainableModel model, PushedGradients pushed) {
+        if (!enabled()) {
             return;
         }
         Path dir = Path.of(outputDir, "worker-" + rank);
@@ -30,6 +39,13 @@ class ParameterExporter {
             Files.createDirectories(dir);
             for (ParamSpec spec : model.params()) {
                 Nd4j.writeAsNumpy(model.param(spec.name()), dir.resolve(spec.name() + ".npy").toFile());
+            }
+            if (!pushed.specs().isEmpty()) {
+                Files.createDirectories(dir.resolve("pushed"));
+                for (int p = 0; p < pushed.specs().size(); p++) {
+                    Nd4j.writeAsNumpy(pushed.sum(p), dir.resolve("pushed").resolve(pushed.specs().get(p).name() + ".npy")
+                            .toFile());
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write parameters to " + dir, e);

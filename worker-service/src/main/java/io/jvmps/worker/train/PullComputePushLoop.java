@@ -6,6 +6,7 @@ import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.model.StepResult;
 import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.worker.placement.LocalParameterSync;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 
 /**
@@ -26,10 +27,12 @@ public class PullComputePushLoop implements TrainingLoop {
     private final StepReporter reporter;
     private final ModelParameters params;
     private final LocalParameterSync localSync;
+    private final PushedGradients pushed;
 
     PullComputePushLoop(TrainableModel model, PsClient client, LabeledData train, LoopSettings settings, StepPlan plan,
-                        StepReporter reporter, LocalParameterSync localSync) {
+                        StepReporter reporter, LocalParameterSync localSync, PushedGradients pushed) {
         this.localSync = localSync;
+        this.pushed = pushed;
         this.model = model;
         this.client = client;
         this.train = train;
@@ -61,7 +64,9 @@ public class PullComputePushLoop implements TrainingLoop {
             StepResult result = model.gradients(batch.features(), batch.labels());
             Steps.delay(settings);
             times.computeDone();
-            client.push(global, params.gradients(result));
+            INDArray[] gradients = params.gradients(result);
+            client.push(global, gradients);
+            pushed.add(gradients);
             times.pushDone();
             localSync.afterStep(global, result);
             global++;

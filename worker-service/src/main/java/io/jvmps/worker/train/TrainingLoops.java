@@ -15,13 +15,14 @@ final class TrainingLoops {
      * @param localSync keeps worker-local parameters in sync ({@link LocalParameterSync#NONE} when every
      *                  parameter is on the PS); the sync-family loop runs it every step
      * @param dynamic   the steps of dynamic data sharding, or null for this rank's static shard (GEO: always)
+     * @param pushed    sums the gradients the SYNC/ASYNC/SSP loop pushes ({@link PushedGradients#none()}: not)
      */
     static TrainingLoop create(ServerDescription servers, TrainableModel model, PsClient client, LabeledData train,
                                LoopSettings settings, int rank, StepReporter reporter, LocalParameterSync localSync,
-                               StepPlan dynamic) {
+                               StepPlan dynamic, PushedGradients pushed) {
         return switch (servers.mode()) {
             case SYNC, ASYNC, SSP -> new PullComputePushLoop(model, client, train, settings, dynamic != null ? dynamic
-                    : StepPlan.fixed(train.size(), servers.workers(), rank, settings), reporter, localSync);
+                    : StepPlan.fixed(train.size(), servers.workers(), rank, settings), reporter, localSync, pushed);
             case GEO -> new GeoLoop(model, client, train, settings, rank, servers.workers(), reporter,
                     servers.geoInterval(), servers.geoLearningRate());
         };

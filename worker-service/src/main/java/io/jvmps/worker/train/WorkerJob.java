@@ -124,11 +124,13 @@ public class WorkerJob {
                                 : joinStep(recovered, model, semantics, reg, checkpointStep));
                 long start = joinStep(client, model, semantics, reg, restored);
                 DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, reg.nodeId()) : null;
+                ParameterExporter exporter = new ParameterExporter(props.getOutputDir());
+                PushedGradients pushed = exporter.enabled() ? PushedGradients.of(model.psParams()) : PushedGradients.none();
                 TrainingSummary summary;
                 while (true) {
                     try {
                         summary = trainFrom(start, client, model, data.train(), semantics, reg, workers, progress,
-                                leased);
+                                leased, pushed);
                         break;
                     } catch (PsException e) {
                         if (!recovery.recovers(e)) {
@@ -147,7 +149,7 @@ public class WorkerJob {
                         summary.computeSeconds(), summary.pushSeconds(), client.bytesPushed(), client.bytesPulled()));
                 state.phase(TrainingState.Phase.EVALUATING);
                 evaluate(model, data.test(), reg, workers, summary);
-                new ParameterExporter(props.getOutputDir()).export(reg.rank(), model);
+                exporter.export(reg.rank(), model, pushed);
             }
             state.phase(TrainingState.Phase.FINISHED);
             return 0;
@@ -165,14 +167,14 @@ public class WorkerJob {
     /** @param leased the dynamic schedule (kept across recoveries), or null for this rank's static shard */
     private TrainingSummary trainFrom(long start, PsClient client, TrainableModel model, LabeledData train,
                                       ServerDescription semantics, RegisterResponse reg, int workers,
-                                      ProgressReporter progress, DynamicSchedule leased) {
+                                      ProgressReporter progress, DynamicSchedule leased, PushedGradients pushed) {
         LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
                 props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
         StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
                 props.getLogInterval(), meters);
         try (LocalParameterSync sync = localSync.create(model, semantics, session.client(), reg.rank(), workers)) {
             TrainingLoop loop = TrainingLoops.create(semantics, model, client, train, settings, reg.rank(), reporter,
-                    sync, leased == null ? null : leased.plan(start));
+                    sync, leased == null ? null : leased.plan(start), pushed);
             state.phase(TrainingState.Phase.TRAINING);
             TrainingSummary summary = loop.run();
             if (sync != LocalParameterSync.NONE) {
