@@ -98,7 +98,6 @@ public final class ChannelReader {
         String what = "an init or push stream sent no frame for " + idleTimeout + " (ps.server.stream-idle-timeout) "
                 + "after " + receiver.tensors() + " complete tensor(s) (" + receiver.claimedIdentity() + "); it was "
                 + "cancelled and nothing it sent was applied";
-        log.warn("{} (peer {})", what, peer);
-        return new PsException(io.jvmps.common.protocol.ErrorCode.TIMEOUT, what);
+        return Stalls.report(log, what, peer);
     }
 }

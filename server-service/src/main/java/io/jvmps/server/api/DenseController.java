@@ -120,8 +120,7 @@ public class DenseController {
     private PsException stalledPull(String peer) {
         String what = "a pull's requester asked for no further frame for " + idleTimeout
                 + " (ps.server.stream-idle-timeout); the pull was cancelled";
-        org.slf4j.LoggerFactory.getLogger(DenseController.class).warn("{} (peer {})", what, peer);
-        return new PsException(ErrorCode.TIMEOUT, what);
+        return Stalls.report(org.slf4j.LoggerFactory.getLogger(DenseController.class), what, peer);
     }
 
     private Mono<List<DenseSlice>> ready(SliceRequest request) {

@@ -233,12 +233,9 @@ class DenseRoutesTest {
         awaitWaitingPulls(0);
     }
 
-    private void awaitWaitingPulls(int expected) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos(); // well inside the 5 s pull deadline
-        while (store.waitingPulls() != expected && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertThat(store.waitingPulls()).as("pulls waiting on the server").isEqualTo(expected);
+    private void awaitWaitingPulls(int expected) { // well inside the 5 s pull deadline
+        io.jvmps.server.support.Await.until(() -> store.waitingPulls() == expected, Duration.ofSeconds(3),
+                () -> "pulls waiting on the server: " + expected + " (are " + store.waitingPulls() + ")");
     }
 
     @Test

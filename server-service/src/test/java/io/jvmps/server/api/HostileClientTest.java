@@ -105,7 +105,7 @@ class HostileClientTest {
                     .retrieveFlux(PushAck.class).single().toFuture());
         }
         long announced = streams * elements * 4;
-        awaitTrue(() -> reader.budget().used() - reservedBefore == announced, Duration.ofSeconds(10),
+        io.jvmps.server.support.Await.until(() -> reader.budget().used() - reservedBefore == announced, Duration.ofSeconds(10),
                 () -> "all three reservations (reserved " + reader.budget().used() + ", streams " + stalled + ")");
         MemoryReading during = MemoryReading.now();
         for (CompletableFuture<PushAck> stream : stalled) {
@@ -188,15 +188,6 @@ class HostileClientTest {
         } finally {
             chunk.release();
         }
-    }
-
-    private static void awaitTrue(java.util.function.BooleanSupplier condition, Duration within,
-                                  java.util.function.Supplier<String> what) {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertThat(condition.getAsBoolean()).as(what.get() + " within " + within).isTrue();
     }
 
     /**
