@@ -29,7 +29,7 @@ class WorkerRejoinIT {
     private static final Pattern JOINED = Pattern.compile("Joined a running job at step (\\d+) as worker rank (\\d)");
     private static final Pattern JOINED_ROUND =
             Pattern.compile("Joined a running job at round (\\d+) as worker rank (\\d)");
-    private static final int STEPS = 250;
+    private static final int STEPS = 120;
 
     @Test
     void aRestartedWorkerTakesItsRankBackAndJoinsTheRunningJob() throws Exception {
@@ -91,7 +91,7 @@ class WorkerRejoinIT {
 
             for (NodeProcess w : new NodeProcess[] {workers[0], replacement}) {
                 assertThat(w.awaitExit(Duration.ofMinutes(4))).as(w.name() + "\n" + w.tail()).isZero();
-                assertThat(w.logText()).contains("Training finished: 313 steps").contains("CTR test AUC");
+                assertThat(w.logText()).contains("Training finished: 188 steps").contains("CTR test AUC");
             }
             assertThat(cluster.logDir().resolve("server-0.log")).content()
                     .containsPattern("Worker rank " + rank + " \\(node [^)]+\\) joined at step " + step + "\\b");
@@ -139,7 +139,7 @@ class WorkerRejoinIT {
 
     private static NodeProcess startCtrWorker(LocalCluster cluster, int index) throws java.io.IOException {
         return cluster.startWorker(index, 1, 2, "--ps.worker.job=CTR", "--ps.worker.ctr.fields=4",
-                "--ps.worker.ctr.vocabulary=1000", "--ps.worker.ctr.crosses=1", "--ps.worker.ctr.train-size=20000",
+                "--ps.worker.ctr.vocabulary=1000", "--ps.worker.ctr.crosses=1", "--ps.worker.ctr.train-size=12000",
                 "--ps.worker.ctr.test-size=2000", "--ps.worker.ctr.dim=4", "--ps.worker.batch-size=32",
                 "--ps.worker.epochs=1", "--ps.worker.log-interval=20", "--ps.worker.step-delay=100ms",
                 "--ps.node.heartbeat-interval=300ms");
