@@ -1,8 +1,8 @@
 package io.jvmps.cluster;
 
 import io.jvmps.common.sharding.ParamSpec;
-import io.jvmps.server.optimizer.OptimizerSettings;
-import io.jvmps.server.optimizer.OptimizerType;
+import io.jvmps.common.optimizer.OptimizerSettings;
+import io.jvmps.optimizer.OptimizerType;
 import io.jvmps.worker.model.ModelType;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;

@@ -18,16 +18,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Hybrid placement changes where a parameter lives, not what training computes: SOFTMAX on synthetic
- * data with 2 SGD servers in SYNC mode and 2 workers ends on the same parameters whether every
- * parameter is on the PS or the bias {@code b} is worker-local (averaged by the workers' ring
- * AllReduce over RSocket and updated with the servers' SGD).
+ * data with 2 servers in SYNC mode and 2 workers ends on the same parameters whether every parameter
+ * is on the PS or the bias {@code b} is worker-local (averaged by the workers' ring AllReduce over
+ * RSocket and updated with the servers' optimizer). The servers run Adam with non-default betas and
+ * epsilon behind a warm-up and a cosine decay, so the workers must take every hyper-parameter and the
+ * schedule from the servers' description, not only the optimizer's name and learning rate.
  */
 class HybridEquivalenceIT {
     private static final int SAMPLES = 512;
     private static final int BATCH = 16;
     private static final int STEPS = 20;
     private static final long SEED = 7;
-    private static final double LR = 0.1;
+    private static final List<String> SERVER_OPTIMIZER = List.of("--ps.optimizer.type=ADAM",
+            "--ps.optimizer.learning-rate=0.05", "--ps.optimizer.beta1=0.8", "--ps.optimizer.beta2=0.99",
+            "--ps.optimizer.epsilon=1e-6", "--ps.optimizer.schedule=COSINE", "--ps.optimizer.warmup-steps=4",
+            "--ps.optimizer.total-steps=12", "--ps.optimizer.min-learning-rate=0.005");
     private static final int WORKERS = 2;
     private static final int SERVERS = 2;
     private static final Pattern ALLREDUCE_COST = Pattern.compile(
@@ -61,8 +66,9 @@ class HybridEquivalenceIT {
             Path out = cluster.logDir().resolve("params");
             cluster.startScheduler(SERVERS, WORKERS);
             for (int s = 0; s < SERVERS; s++) {
-                cluster.startServer(s, SERVERS, WORKERS, "--ps.optimizer.type=SGD",
-                        "--ps.optimizer.learning-rate=" + LR, "--ps.consistency.mode=SYNC");
+                List<String> args = new ArrayList<>(SERVER_OPTIMIZER);
+                args.add("--ps.consistency.mode=SYNC");
+                cluster.startServer(s, SERVERS, WORKERS, args.toArray(String[]::new));
             }
             NodeProcess[] workers = new NodeProcess[WORKERS];
             for (int w = 0; w < WORKERS; w++) {
@@ -82,6 +88,9 @@ class HybridEquivalenceIT {
                     assertThat(cost.find()).as(worker.name() + " logs its AllReduce cost\n" + worker.tail()).isTrue();
                     assertThat(cost.group(1)).isEqualTo("10");
                     assertThat(cost.group(2)).isEqualTo(String.valueOf(STEPS));
+                    assertThat(worker.logText()).as("the local update rule is the servers' own")
+                            .contains("updated with the servers' ADAM(lr=0.05, beta1=0.8, beta2=0.99, epsilon=1.0E-6, "
+                                    + "schedule=COSINE(total-steps=12, min-learning-rate=0.005) after warm-up 4)");
                     System.out.printf("%s: AllReduce of the 10-value bias: %s ms per step on average, first step %s ms,"
                             + " later steps %s ms%n", worker.name(), cost.group(3), cost.group(4), cost.group(5));
                 }

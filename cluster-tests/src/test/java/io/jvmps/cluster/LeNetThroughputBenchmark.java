@@ -6,7 +6,8 @@ import io.jvmps.worker.data.MnistSplit;
 import io.jvmps.worker.model.ModelType;
 import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.worker.model.baseline.EpochReport;
-import io.jvmps.worker.model.baseline.LocalOptimizerType;
+import io.jvmps.optimizer.OptimizerType;
+import io.jvmps.worker.model.baseline.LocalOptimizer;
 import io.jvmps.worker.model.baseline.LocalSgdTrainer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class LeNetThroughputBenchmark {
     private static double localImagesPerSecond(Path data) {
         LabeledData train = MnistDataset.load(data, MnistSplit.TRAIN, LOCAL_IMAGES);
         TrainableModel model = ModelType.LENET5.create(784, 10);
-        LocalSgdTrainer trainer = new LocalSgdTrainer(model, LocalOptimizerType.ADAM.create(1e-3), BATCH, 42, 42,
+        LocalSgdTrainer trainer = new LocalSgdTrainer(model, LocalOptimizer.of(OptimizerType.ADAM, 1e-3), BATCH, 42, 42,
                 Clock.systemUTC());
         trainer.trainEpoch(train.rows(0, BATCH * 10), 0); // warm-up: graph build and JIT
         EpochReport report = trainer.trainEpoch(train, 1);

@@ -1,8 +1,8 @@
 package io.jvmps.cluster;
 
 import io.jvmps.common.sharding.ParamSpec;
-import io.jvmps.server.optimizer.Optimizer;
-import io.jvmps.server.optimizer.OptimizerState;
+import io.jvmps.optimizer.Optimizer;
+import io.jvmps.optimizer.OptimizerState;
 import io.jvmps.worker.data.EpochBatches;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.data.SyntheticData;

@@ -12,7 +12,7 @@ import org.springframework.stereotype.Controller;
 
 /**
  * Route {@value Routes#SERVER_DESCRIBE} (request-response): the training semantics workers must
- * match (consistency mode and its parameters, optimizer), in the connection's data MIME type. A
+ * match (consistency mode and its parameters, optimizer with every hyper-parameter and its schedule), in the connection's data MIME type. A
  * parameter of another mode is sent as 0 (staleness only in SSP, the GEO interval and learning rate
  * only in GEO).
  */
@@ -37,6 +37,6 @@ public class DescribeRSocketController {
     public ServerDescription describe() {
         return new ServerDescription(identity.rank(), cluster.workerNum(), consistency.mode(),
                 consistency.staleness(), consistency.geoInterval(), consistency.geoLearningRate(),
-                optimizer.type().name(), optimizer.learningRate());
+                optimizer.type().name(), optimizer.settings());
     }
 }

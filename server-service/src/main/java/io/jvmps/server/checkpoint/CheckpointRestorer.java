@@ -5,7 +5,7 @@ import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.common.sharding.Slice;
-import io.jvmps.server.optimizer.OptimizerState;
+import io.jvmps.optimizer.OptimizerState;
 import io.jvmps.server.sparse.SparseRows;
 import io.jvmps.server.store.DenseStore;
 import org.nd4j.linalg.api.ndarray.INDArray;

@@ -10,7 +10,7 @@ import io.jvmps.server.sparse.SparseTables;
 import io.jvmps.common.sharding.Slice;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.consistency.ConsistencyPolicy;
-import io.jvmps.server.optimizer.OptimizerState;
+import io.jvmps.optimizer.OptimizerState;
 import io.jvmps.server.store.DeclaredModel;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;

@@ -11,7 +11,7 @@ import io.jvmps.server.checkpoint.CheckpointStore;
 import io.jvmps.server.checkpoint.Recovery;
 import io.jvmps.server.checkpoint.Checkpointer;
 import io.jvmps.server.cluster.ServerIdentity;
-import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.optimizer.Optimizer;
 import io.jvmps.server.sparse.SparseRows;
 import io.jvmps.server.sparse.SparseTables;
 import io.jvmps.server.store.DeclaredModel;

@@ -1,9 +1,9 @@
 package io.jvmps.server.config;
 
-import io.jvmps.server.optimizer.OptimizerSettings;
-import io.jvmps.server.optimizer.OptimizerType;
-import io.jvmps.server.optimizer.schedule.ScheduleSettings;
-import io.jvmps.server.optimizer.schedule.ScheduleType;
+import io.jvmps.common.optimizer.OptimizerSettings;
+import io.jvmps.optimizer.OptimizerType;
+import io.jvmps.common.optimizer.schedule.ScheduleSettings;
+import io.jvmps.common.optimizer.schedule.ScheduleType;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;

@@ -16,7 +16,7 @@ import io.jvmps.server.monitor.ConsistencyMeters;
 import io.jvmps.server.monitor.ServerMetrics;
 import io.jvmps.server.monitor.StatusReporter;
 import io.jvmps.server.monitor.StoreHealthIndicator;
-import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.optimizer.Optimizer;
 import io.jvmps.server.store.MemoryBudget;
 import io.jvmps.server.sparse.SparseMeters;
 import io.jvmps.server.sparse.SparseTables;

@@ -1,6 +1,6 @@
 package io.jvmps.server.consistency;
 
-import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.optimizer.Optimizer;
 import io.jvmps.server.store.DenseStore;
 
 import java.time.Duration;

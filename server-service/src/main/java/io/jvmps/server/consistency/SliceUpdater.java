@@ -1,6 +1,6 @@
 package io.jvmps.server.consistency;
 
-import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.optimizer.Optimizer;
 import io.jvmps.server.store.DenseSlice;
 import org.nd4j.linalg.api.ndarray.INDArray;
 

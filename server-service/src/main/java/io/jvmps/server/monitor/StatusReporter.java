@@ -8,7 +8,7 @@ import java.util.Comparator;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.consistency.ConsistencyPolicy;
 import io.jvmps.server.consistency.ConsistencySettings;
-import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.optimizer.Optimizer;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;
 

@@ -8,7 +8,7 @@ import io.jvmps.common.sparse.DistinctIds;
 import io.jvmps.common.sparse.SparseTableSpec;
 import io.jvmps.common.sparse.SparseTableStatus;
 import io.jvmps.common.sparse.UpdateKind;
-import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.optimizer.Optimizer;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.util.concurrent.locks.ReadWriteLock;

@@ -5,8 +5,8 @@ import io.jvmps.server.store.MemoryBudget;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sparse.SparseTableSpec;
-import io.jvmps.server.optimizer.Optimizer;
-import io.jvmps.server.optimizer.OptimizerType;
+import io.jvmps.optimizer.Optimizer;
+import io.jvmps.optimizer.OptimizerType;
 
 import java.util.Arrays;
 import java.util.List;

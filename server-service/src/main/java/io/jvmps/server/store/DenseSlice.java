@@ -1,7 +1,7 @@
 package io.jvmps.server.store;
 
 import io.jvmps.common.sharding.SliceKey;
-import io.jvmps.server.optimizer.OptimizerState;
+import io.jvmps.optimizer.OptimizerState;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.nd4j.linalg.api.ndarray.INDArray;

@@ -3,7 +3,7 @@ package io.jvmps.server.store;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.SliceKey;
-import io.jvmps.server.optimizer.OptimizerState;
+import io.jvmps.optimizer.OptimizerState;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import reactor.core.publisher.Mono;
 

@@ -4,6 +4,9 @@ import io.jvmps.common.cluster.ClusterProperties;
 
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ServerDescription;
+import io.jvmps.common.optimizer.OptimizerSettings;
+import io.jvmps.common.optimizer.schedule.ScheduleSettings;
+import io.jvmps.common.optimizer.schedule.ScheduleType;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.config.ConsistencyProperties;
 import io.jvmps.server.config.OptimizerProperties;
@@ -59,13 +62,29 @@ class DescribeRSocketControllerTest {
 
     @Test
     void eachModeSendsItsOwnParametersAndZeroForTheOthers() {
+        OptimizerSettings sgd = new OptimizerSettings(0.5, 0.9, false, 0.9, 0.999, 1e-8, 0.1, 0, 0, 1.0,
+                new ScheduleSettings(ScheduleType.CONSTANT, 0, 1000, 0.1, 0, 0));
         assertThat(describe("SYNC"))
-                .isEqualTo(new ServerDescription(3, 4, ConsistencyMode.SYNC, 0, 0, 0.0, "SGD", 0.5));
+                .isEqualTo(new ServerDescription(3, 4, ConsistencyMode.SYNC, 0, 0, 0.0, "SGD", sgd));
         assertThat(describe("ASYNC"))
-                .isEqualTo(new ServerDescription(3, 4, ConsistencyMode.ASYNC, 0, 0, 0.0, "SGD", 0.5));
+                .isEqualTo(new ServerDescription(3, 4, ConsistencyMode.ASYNC, 0, 0, 0.0, "SGD", sgd));
         assertThat(describe("SSP"))
-                .isEqualTo(new ServerDescription(3, 4, ConsistencyMode.SSP, 2, 0, 0.0, "SGD", 0.5));
+                .isEqualTo(new ServerDescription(3, 4, ConsistencyMode.SSP, 2, 0, 0.0, "SGD", sgd));
         assertThat(describe("GEO"))
-                .isEqualTo(new ServerDescription(3, 4, ConsistencyMode.GEO, 0, 7, 0.25, "SGD", 0.5));
+                .isEqualTo(new ServerDescription(3, 4, ConsistencyMode.GEO, 0, 7, 0.25, "SGD", sgd));
+    }
+
+    @Test
+    void everyOptimizerHyperParameterAndTheScheduleAreSent() {
+        ServerDescription[] out = new ServerDescription[1];
+        runner.withPropertyValues("ps.consistency.mode=SYNC", "ps.optimizer.type=ADAM", "ps.optimizer.learning-rate=0.02",
+                        "ps.optimizer.beta1=0.8", "ps.optimizer.beta2=0.99", "ps.optimizer.epsilon=1e-6",
+                        "ps.optimizer.schedule=COSINE", "ps.optimizer.warmup-steps=5", "ps.optimizer.total-steps=40",
+                        "ps.optimizer.min-learning-rate=0.001")
+                .run(ctx -> out[0] = ctx.getBean(DescribeRSocketController.class).describe());
+        assertThat(out[0].optimizer()).isEqualTo("ADAM");
+        assertThat(out[0].optimizerSettings()).isEqualTo(new OptimizerSettings(0.02, 0.9, false, 0.8, 0.99, 1e-6,
+                0.1, 0, 0, 1.0, new ScheduleSettings(ScheduleType.COSINE, 5, 1000, 0.1, 40, 0.001)));
+        assertThat(out[0].learningRate()).isEqualTo(0.02);
     }
 }

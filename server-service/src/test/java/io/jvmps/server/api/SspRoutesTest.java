@@ -5,6 +5,9 @@ import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.PushAck;
 import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.protocol.ServerDescription;
+import io.jvmps.common.optimizer.OptimizerSettings;
+import io.jvmps.common.optimizer.schedule.ScheduleSettings;
+import io.jvmps.common.optimizer.schedule.ScheduleType;
 import io.jvmps.common.sharding.SliceKey;
 import io.jvmps.server.monitor.ServerStatus;
 import io.jvmps.server.support.TestTensors;
@@ -83,7 +86,10 @@ class SspRoutesTest {
     void describesSspWithItsStaleness() {
         ServerDescription d = requester.route(Routes.SERVER_DESCRIBE).retrieveMono(ServerDescription.class)
                 .block(WAIT);
-        assertThat(d).isEqualTo(new ServerDescription(0, 2, ConsistencyMode.SSP, 2, 0, 0.0, "SGD", 1.0));
+        // over the wire (JSON), the optimizer's settings included
+        assertThat(d).isEqualTo(new ServerDescription(0, 2, ConsistencyMode.SSP, 2, 0, 0.0, "SGD",
+                new OptimizerSettings(1.0, 0.9, false, 0.9, 0.999, 1e-8, 0.1, 0, 0, 1.0,
+                        new ScheduleSettings(ScheduleType.CONSTANT, 0, 1000, 0.1, 0, 0))));
     }
 
     @Test

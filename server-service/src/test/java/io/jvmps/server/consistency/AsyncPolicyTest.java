@@ -5,7 +5,7 @@ import io.jvmps.common.protocol.JoinAnswer;
 import io.jvmps.common.protocol.JoinRequest;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.SliceKey;
-import io.jvmps.server.optimizer.Optimizer;
+import io.jvmps.optimizer.Optimizer;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;
 import org.junit.jupiter.api.Test;

@@ -2,9 +2,9 @@ package io.jvmps.server.consistency;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
-import io.jvmps.server.optimizer.Optimizer;
-import io.jvmps.server.optimizer.OptimizerSettings;
-import io.jvmps.server.optimizer.OptimizerType;
+import io.jvmps.optimizer.Optimizer;
+import io.jvmps.common.optimizer.OptimizerSettings;
+import io.jvmps.optimizer.OptimizerType;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;
 import org.nd4j.linalg.factory.Nd4j;

@@ -1,8 +1,8 @@
 package io.jvmps.server.consistency;
 
 import io.jvmps.common.sharding.SliceKey;
-import io.jvmps.server.optimizer.OptimizerSettings;
-import io.jvmps.server.optimizer.OptimizerType;
+import io.jvmps.common.optimizer.OptimizerSettings;
+import io.jvmps.optimizer.OptimizerType;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;
 import io.netty.buffer.ByteBufAllocator;

@@ -5,9 +5,9 @@ import io.jvmps.server.store.MemoryBudget;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sparse.SparseTableSpec;
 import io.jvmps.common.sparse.UpdateKind;
-import io.jvmps.server.optimizer.Optimizer;
-import io.jvmps.server.optimizer.OptimizerSettings;
-import io.jvmps.server.optimizer.OptimizerType;
+import io.jvmps.optimizer.Optimizer;
+import io.jvmps.common.optimizer.OptimizerSettings;
+import io.jvmps.optimizer.OptimizerType;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;

@@ -67,9 +67,9 @@ public class LocalSyncFactory {
                 props.getServerWaitInterval());
         RSocketRingLink link = new RSocketRingLink(requesters, peers, rank, mailbox, props.getRequestTimeout(),
                 TensorChunker.DEFAULT_CHUNK_BYTES, tcp);
-        log.info("Worker-local parameters {} are averaged by a ring AllReduce over {} workers {} and updated with {} "
-                        + "lr {}", model.localParams(), workers, peers.stream().map(NodeInfo::rsocketEndpoint).toList(),
-                servers.optimizer(), servers.learningRate());
+        log.info("Worker-local parameters {} are averaged by a ring AllReduce over {} workers {} and updated with the "
+                        + "servers' {}", model.localParams(), workers,
+                peers.stream().map(NodeInfo::rsocketEndpoint).toList(), optimizer.describe());
         return new AllReduceParameterSync(model, optimizer, new RingAllReduce(link), link);
     }
 }

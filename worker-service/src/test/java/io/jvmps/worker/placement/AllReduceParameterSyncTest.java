@@ -10,8 +10,13 @@ import io.jvmps.worker.model.Placement;
 import io.jvmps.worker.model.SoftmaxRegression;
 import io.jvmps.worker.model.StepResult;
 import io.jvmps.worker.model.TrainableModel;
-import io.jvmps.worker.model.baseline.AdamOptimizer;
-import io.jvmps.worker.model.baseline.SgdOptimizer;
+import io.jvmps.common.optimizer.OptimizerSettings;
+import io.jvmps.common.optimizer.schedule.ScheduleSettings;
+import io.jvmps.common.optimizer.schedule.ScheduleType;
+import io.jvmps.optimizer.Optimizer;
+import io.jvmps.optimizer.OptimizerState;
+import io.jvmps.optimizer.OptimizerType;
+import io.jvmps.worker.model.baseline.LocalOptimizer;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -57,7 +62,7 @@ class AllReduceParameterSyncTest {
             for (int w = 0; w < 2; w++) {
                 int rank = w;
                 done.add(pool.submit(() -> {
-                    try (AllReduceParameterSync sync = new AllReduceParameterSync(models[rank], new SgdOptimizer(LR),
+                    try (AllReduceParameterSync sync = new AllReduceParameterSync(models[rank], LocalOptimizer.of(OptimizerType.SGD, LR),
                             new RingAllReduce(ring.link(rank)), () -> { })) {
                         sync.afterStep(0, results[rank]);
                         assertThat(sync.steps()).isEqualTo(1);
@@ -80,13 +85,48 @@ class AllReduceParameterSyncTest {
                 .as("PS-managed W is untouched by the local sync").isTrue();
     }
 
+    /**
+     * The hybrid rule is the servers' optimizer with every hyper-parameter they describe: Adam with
+     * non-default betas and epsilon behind a warm-up and a cosine decay moves a local parameter exactly as
+     * the servers' implementation moves a slice, update after update.
+     */
     @Test
-    void theUpdateRuleIsTheServersOptimizer() {
-        assertThat(HybridUpdateRule.forServers(describe("SGD"))).isInstanceOf(SgdOptimizer.class);
-        assertThat(HybridUpdateRule.forServers(describe("ADAM"))).isInstanceOf(AdamOptimizer.class);
-        assertThatThrownBy(() -> HybridUpdateRule.forServers(describe("FTRL"))).isInstanceOf(PsException.class)
+    void theUpdateRuleIsTheServersOptimizerWithItsHyperParametersAndSchedule() {
+        OptimizerSettings adam = new OptimizerSettings(0.05, 0.9, false, 0.7, 0.95, 1e-4, 0.1, 0, 0, 1.0,
+                new ScheduleSettings(ScheduleType.COSINE, 3, 1, 1.0, 6, 0.005));
+        LocalOptimizer local = HybridUpdateRule.forServers(
+                new ServerDescription(0, 2, ConsistencyMode.SYNC, 0, 0, 0, "ADAM", adam));
+        Optimizer server = OptimizerType.ADAM.create(adam);
+        OptimizerState state = server.newState(3);
+        INDArray onServer = Nd4j.create(new float[] {0.5f, -1f, 2f});
+        INDArray onWorker = onServer.dup();
+        java.util.Random random = new java.util.Random(3);
+        for (int update = 1; update <= 12; update++) {
+            INDArray g = Nd4j.create(new float[] {random.nextFloat() - 0.5f, random.nextFloat(), -random.nextFloat()});
+            local.apply("b", onWorker, g);
+            server.apply(onServer, g.dup(), state, update);
+        }
+        assertThat(onWorker.toFloatVector()).containsExactly(onServer.toFloatVector());
+        // the defaults (beta1 0.9, beta2 0.999, eps 1e-8, constant rate) would end elsewhere
+        LocalOptimizer defaults = LocalOptimizer.of(OptimizerType.ADAM, 0.05);
+        INDArray withDefaults = Nd4j.create(new float[] {0.5f, -1f, 2f});
+        random = new java.util.Random(3);
+        for (int update = 1; update <= 12; update++) {
+            defaults.apply("b", withDefaults, Nd4j.create(
+                    new float[] {random.nextFloat() - 0.5f, random.nextFloat(), -random.nextFloat()}));
+        }
+        assertThat(withDefaults.equalsWithEps(onServer, 1e-3)).as("settings matter").isFalse();
+        assertThat(local.describe()).isEqualTo(server.describe()).contains("beta1=0.7", "COSINE");
+    }
+
+    @Test
+    void everyServerOptimizerCanRunLocallyAndAnUnknownOneIsRefused() {
+        for (OptimizerType type : OptimizerType.values()) {
+            assertThat(HybridUpdateRule.forServers(describe(type.name())).describe()).startsWith(type.name());
+        }
+        assertThatThrownBy(() -> HybridUpdateRule.forServers(describe("LAMB"))).isInstanceOf(PsException.class)
                 .satisfies(e -> assertThat(((PsException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
-                .hasMessageContaining("SGD and ADAM only").hasMessageContaining("FTRL");
+                .hasMessageContaining("LAMB").hasMessageContaining("FTRL");
     }
 
     @Test
@@ -105,12 +145,13 @@ class AllReduceParameterSyncTest {
         LocalSyncFactory factory = new LocalSyncFactory(null, io.jvmps.worker.client.TcpClients.PLAIN, null,
                 new io.jvmps.worker.config.WorkerProperties(),
                 java.time.Clock.systemUTC());
-        ServerDescription geo = new ServerDescription(0, 2, ConsistencyMode.GEO, 0, 4, 0.1, "SGD", LR);
+        ServerDescription geo = new ServerDescription(0, 2, ConsistencyMode.GEO, 0, 4, 0.1, "SGD",
+                OptimizerSettings.defaults(LR));
         assertThatThrownBy(() -> factory.create(model, geo, null, 0, 2)).isInstanceOf(PsException.class)
                 .hasMessageContaining("GEO");
     }
 
     private static ServerDescription describe(String optimizer) {
-        return new ServerDescription(0, 2, ConsistencyMode.SYNC, 0, 0, 0, optimizer, LR);
+        return new ServerDescription(0, 2, ConsistencyMode.SYNC, 0, 0, 0, optimizer, OptimizerSettings.defaults(LR));
     }
 }

@@ -38,7 +38,7 @@ class LeNet5MnistTest {
             assertThat(perClass).isGreaterThan(200f);
         }
 
-        LocalSgdTrainer trainer = new LocalSgdTrainer(new LeNet5(), new AdamOptimizer(1e-3), 64, 1, 1, Clock.systemUTC());
+        LocalSgdTrainer trainer = new LocalSgdTrainer(new LeNet5(), LocalOptimizer.of(io.jvmps.optimizer.OptimizerType.ADAM, 1e-3), 64, 1, 1, Clock.systemUTC());
         EpochReport first = trainer.trainEpoch(train, 0);
         EpochReport second = trainer.trainEpoch(train, 1);
 

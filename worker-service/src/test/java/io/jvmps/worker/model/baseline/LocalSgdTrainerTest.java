@@ -1,5 +1,6 @@
 package io.jvmps.worker.model.baseline;
 
+import io.jvmps.optimizer.OptimizerType;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.data.SyntheticData;
 import io.jvmps.worker.model.SoftmaxRegression;
@@ -14,10 +15,10 @@ class LocalSgdTrainerTest {
 
     @ParameterizedTest(name = "{0} lr={1}")
     @CsvSource({"SGD, 0.5", "ADAM, 0.05"})
-    void softmaxRegressionLearnsGaussianBlobs(LocalOptimizerType optimizer, double learningRate) {
+    void softmaxRegressionLearnsGaussianBlobs(OptimizerType optimizer, double learningRate) {
         LabeledData train = SyntheticData.blobs(800, 10, 4, 1.5, 21, 1);
         LabeledData test = SyntheticData.blobs(400, 10, 4, 1.5, 21, 2);
-        LocalSgdTrainer trainer = new LocalSgdTrainer(new SoftmaxRegression(10, 4), optimizer.create(learningRate), 32,
+        LocalSgdTrainer trainer = new LocalSgdTrainer(new SoftmaxRegression(10, 4), LocalOptimizer.of(optimizer, learningRate), 32,
                 5, 9, Clock.systemUTC());
         double before = trainer.accuracy(test);
 

@@ -1,2 +1,0 @@
-/** Learning-rate schedules: the rate an optimizer uses for the n-th update of a slice. */
-package io.jvmps.server.optimizer.schedule;
