@@ -134,11 +134,7 @@ final class LocalCluster implements AutoCloseable {
 
     private NodeProcess start(String name, String module, String heap, Map<String, String> env, List<String> args)
             throws IOException {
-        Path jar;
-        try (var files = Files.list(jarDir.resolve(module).resolve("target"))) {
-            jar = files.filter(p -> p.getFileName().toString().endsWith("-exec.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no exec jar in " + module + "/target: run ./mvnw package"));
-        }
+        Path jar = LaunchJars.forModule(jarDir, module);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 heap, "-Dorg.bytedeco.javacpp.maxbytes=2g", "-Dorg.bytedeco.javacpp.maxphysicalbytes=3g"));
         command.addAll(NODE_JVM_FLAGS);
