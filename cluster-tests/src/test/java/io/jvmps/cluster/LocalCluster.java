@@ -134,11 +134,12 @@ final class LocalCluster implements AutoCloseable {
 
     private NodeProcess start(String name, String module, String heap, Map<String, String> env, List<String> args)
             throws IOException {
-        Path jar = LaunchJars.forModule(jarDir, module);
+        LaunchJars.Launch launch = LaunchJars.forModule(jarDir, module, NODE_JVM_FLAGS);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 heap, "-Dorg.bytedeco.javacpp.maxbytes=2g", "-Dorg.bytedeco.javacpp.maxphysicalbytes=3g"));
         command.addAll(NODE_JVM_FLAGS);
-        command.addAll(List.of("-jar", jar.toString()));
+        command.addAll(launch.flags());
+        command.addAll(List.of("-jar", launch.jar().toString()));
         command.addAll(args);
         Path log = logDir.resolve(name + ".log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
