@@ -79,11 +79,12 @@ final class DockerCompose implements AutoCloseable {
         return exec(command, timeout, repo, env);
     }
 
-    private static Result run(List<String> command, Duration timeout) {
+    /** Runs one command (e.g. {@code docker ...}) outside any project; never throws for a non-zero exit. */
+    static Result run(List<String> command, Duration timeout) {
         return exec(command, timeout, null, Map.of());
     }
 
-    private static Result exec(List<String> command, Duration timeout, Path dir, Map<String, String> env) {
+    static Result exec(List<String> command, Duration timeout, Path dir, Map<String, String> env) {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         if (dir != null) {
             builder.directory(dir.toFile());
