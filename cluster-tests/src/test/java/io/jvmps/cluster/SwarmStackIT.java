@@ -60,9 +60,9 @@ class SwarmStackIT {
         env.put("PS_IMAGE_TAG", "swarm");
         env.put("PS_DATA_DIR", data.toString());
         env.put("PS_SCHEDULER_PUBLISHED_PORT", String.valueOf(schedulerPort));
-        env.put("PS_SCHEDULER_HEARTBEATTIMEOUT", "6s");
-        env.put("PS_CHECKPOINT_EVERYSTEPS", "20");
-        env.put("PS_WORKER_TRAINLIMIT", "8000");
+        env.put("PS_SCHEDULER_HEARTBEATTIMEOUT", "5s");
+        env.put("PS_CHECKPOINT_EVERYSTEPS", "10");
+        env.put("PS_WORKER_TRAINLIMIT", "6000");
         env.put("PS_WORKER_TESTLIMIT", "1000");
         env.put("PS_WORKER_EPOCHS", "1");
         env.put("PS_WORKER_BATCHSIZE", "32");
