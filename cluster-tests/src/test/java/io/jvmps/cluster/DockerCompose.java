@@ -31,6 +31,19 @@ final class DockerCompose implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
+    /**
+     * Skips the calling test when no Docker engine answers, or fails it when {@code PS_REQUIRE_DOCKER=1}
+     * (as {@code .ci/run} sets), naming why.
+     */
+    static void assumeEngine() {
+        Result engine = engine();
+        if ("1".equals(System.getenv("PS_REQUIRE_DOCKER")) && engine.exit() != 0) {
+            throw new AssertionError("PS_REQUIRE_DOCKER=1 but no Docker engine answers: " + engine.output());
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(engine.exit() == 0,
+                "no Docker engine (set DOCKER_HOST): " + engine.output());
+    }
+
     /** Whether a Docker engine answers ({@code docker info}); reason in the result's output otherwise. */
     static Result engine() {
         return run(List.of("docker", "info", "--format", "{{.ServerVersion}}"), Duration.ofSeconds(30));

@@ -1,6 +1,5 @@
 package io.jvmps.cluster;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -41,11 +40,7 @@ class SwarmStackIT {
 
     @Test
     void aStackTrainsAndAKilledServerTaskIsReplacedFromTheCheckpoint() throws Exception {
-        DockerCompose.Result engine = DockerCompose.engine();
-        if ("1".equals(System.getenv("PS_REQUIRE_DOCKER"))) {
-            assertThat(engine.exit()).as("PS_REQUIRE_DOCKER=1 but no Docker engine answers: " + engine.output()).isZero();
-        }
-        Assumptions.assumeTrue(engine.exit() == 0, "no Docker engine (set DOCKER_HOST): " + engine.output());
+        DockerCompose.assumeEngine();
 
         Path repo = Path.of(System.getProperty("ps.repo.dir", "..")).toAbsolutePath().normalize();
         Path data = repo.resolve("data/mnist");
