@@ -74,7 +74,35 @@ class CheckpointFailoverIT {
         }
     }
 
+    /**
+     * A server and a worker lost at once, as when the host running both goes: both are started again. The
+     * new worker takes the dead worker's rank, finds the servers at different steps (the new server restored
+     * checkpoint 20, the survivor did not), rolls them back to their newest checkpoint and joins there; the
+     * job finishes with both workers on the same parameters. (Not compared with an unbroken run: in SYNC the
+     * survivor goes on alone once the scheduler has dropped the dead worker, until the new one joins.)
+     */
+    @Test
+    void aServerAndAWorkerLostTogetherAreReplacedAndTheJobFinishesOnOneModel() throws Exception {
+        Path checkpoints = fresh("host-loss-checkpoint-files");
+        Path out = train("failover-kill-server-1-and-worker-1", 2, 60, Loss.SERVER_AND_WORKER,
+                "--ps.checkpoint.dir=" + checkpoints, "--ps.checkpoint.every-steps=10");
+        for (ParamSpec spec : ModelType.SOFTMAX.create(784, 10).params()) {
+            INDArray first = read(out, 0, spec.name());
+            assertThat(first.isInfinite().any() || first.isNaN().any()).as(spec.name()).isFalse();
+            assertThat(maxAbsDiff(read(out, 1, spec.name()), first)).as("SYNC workers end on one " + spec.name())
+                    .isLessThan(1e-6);
+        }
+    }
+
+    /** What a run loses after checkpoint 20. */
+    private enum Loss { NONE, SERVER, SERVER_AND_WORKER }
+
     private static Path train(String name, int servers, int steps, boolean killServer1, String... extraServerArgs)
+            throws Exception {
+        return train(name, servers, steps, killServer1 ? Loss.SERVER : Loss.NONE, extraServerArgs);
+    }
+
+    private static Path train(String name, int servers, int steps, Loss loss, String... extraServerArgs)
             throws Exception {
         try (LocalCluster cluster = new LocalCluster(name)) {
             Path out = cluster.logDir().resolve("params");
@@ -91,15 +119,17 @@ class CheckpointFailoverIT {
                 serverNodes.add(cluster.startServer(s, servers, WORKERS, serverArgv));
             }
             NodeProcess[] workers = new NodeProcess[WORKERS];
+            String[] workerArgv = {"--ps.worker.model=SOFTMAX",
+                    "--ps.worker.data=SYNTHETIC", "--ps.worker.train-limit=" + SAMPLES, "--ps.worker.test-limit=128",
+                    "--ps.worker.batch-size=" + BATCH, "--ps.worker.epochs=4", "--ps.worker.max-steps=" + steps,
+                    "--ps.worker.seed=" + SEED, "--ps.worker.log-interval=10", "--ps.worker.output-dir=" + out,
+                    "--ps.worker.step-delay=" + (loss == Loss.NONE ? "0s" : "100ms")};
             for (int w = 0; w < WORKERS; w++) {
-                workers[w] = cluster.startWorker(w, servers, WORKERS, "--ps.worker.model=SOFTMAX",
-                        "--ps.worker.data=SYNTHETIC", "--ps.worker.train-limit=" + SAMPLES, "--ps.worker.test-limit=128",
-                        "--ps.worker.batch-size=" + BATCH, "--ps.worker.epochs=4", "--ps.worker.max-steps=" + steps,
-                        "--ps.worker.seed=" + SEED, "--ps.worker.log-interval=10", "--ps.worker.output-dir=" + out,
-                        "--ps.worker.step-delay=" + (killServer1 ? "100ms" : "0s"));
+                workers[w] = cluster.startWorker(w, servers, WORKERS, workerArgv);
             }
-            if (killServer1) {
-                killAndReplace(cluster, serverNodes.get(1), workers, servers, serverArgv);
+            if (loss != Loss.NONE) {
+                killAndReplace(cluster, serverNodes.get(1), workers, servers, serverArgv,
+                        loss == Loss.SERVER_AND_WORKER ? workerArgv : null);
             }
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(4))).as(worker.name() + " exit code\n" + worker.tail())
@@ -114,19 +144,30 @@ class CheckpointFailoverIT {
         }
     }
 
+    /**
+     * Kills server 1 after checkpoint 20 and starts another in its place; with {@code workerArgs}, kills
+     * worker 1 at the same moment and starts another with those arguments too (it replaces workers[1]).
+     */
     private static void killAndReplace(LocalCluster cluster, NodeProcess victim, NodeProcess[] workers, int servers,
-                                       String[] serverArgs) throws Exception {
+                                       String[] serverArgs, String[] workerArgs) throws Exception {
         victim.awaitLog(Pattern.compile("Checkpoint step 20: wrote part"), Duration.ofMinutes(3));
         // ranks follow registration order, not launch order
         String rank = victim.awaitLog(Pattern.compile("Server rank (\\d) registered"), Duration.ofSeconds(1)).group(1);
-        victim.process().destroyForcibly().waitFor();
+        victim.process().destroyForcibly();
+        if (workerArgs != null) {
+            workers[1].process().destroyForcibly().waitFor();
+        }
+        victim.process().waitFor();
         LocalTime killedAt = LocalTime.now();
         NodeProcess replacement = cluster.startServerNamed("server-1-replacement", servers, WORKERS, serverArgs);
+        if (workerArgs != null) {
+            workers[1] = cluster.startWorkerNamed("worker-1-replacement", servers, WORKERS, workerArgs);
+        }
         for (NodeProcess worker : workers) {
             Matcher resumed = worker.awaitLog(RESUMED, Duration.ofMinutes(3));
             long step = Long.parseLong(resumed.group(1));
             assertThat(step).as(worker.name() + " resumes at a checkpoint").isIn(20L, 30L, 40L);
-            System.out.printf("%s: server 1 killed at %s, resumed at checkpoint step %d at %s%n", worker.name(),
+            System.out.printf("%s: server 1 (and with a host loss worker 1) killed at %s, resumed at checkpoint step %d at %s%n", worker.name(),
                     killedAt, step, timeOf(worker, RESUMED));
         }
         assertThat(replacement.logText()).as(replacement.name() + " takes the dead rank " + rank)

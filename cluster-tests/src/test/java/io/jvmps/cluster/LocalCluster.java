@@ -111,6 +111,12 @@ final class LocalCluster implements AutoCloseable {
         return startWorkerWithHeap(index, servers, workers, "-Xmx1g", args);
     }
 
+    /** Starts a worker under another log name, e.g. the replacement of a killed one. */
+    NodeProcess startWorkerNamed(String name, int servers, int workers, String... args) throws IOException {
+        return start(name, "worker-service", "-Xmx1g", Map.of("OMP_NUM_THREADS", "1"),
+                withCluster(servers, workers, args));
+    }
+
     /** Starts a server with another heap than the default 512 MB, e.g. {@code -Xmx2g}. */
     NodeProcess startServerWithHeap(int index, int servers, int workers, String heap, String... args) throws IOException {
         return start("server-" + index, "server-service", heap, Map.of(), withCluster(servers, workers, args));

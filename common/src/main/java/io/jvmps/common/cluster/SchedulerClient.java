@@ -121,6 +121,14 @@ public final class SchedulerClient {
         send("DELETE", "/api/v1/nodes/" + nodeId, null, Void.class);
     }
 
+    /**
+     * Marks a node that is going away because it failed as DEAD at once, so that a replacement can take
+     * its rank without waiting for the heartbeat timeout.
+     */
+    public void leaveFailed(String nodeId) {
+        send("DELETE", "/api/v1/nodes/" + nodeId + "?failed=true", null, Void.class);
+    }
+
     /** Posts a worker's progress. */
     public void reportProgress(ProgressReport report) {
         send("POST", "/api/v1/progress", report, Void.class);

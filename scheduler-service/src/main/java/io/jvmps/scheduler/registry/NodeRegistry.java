@@ -153,6 +153,24 @@ public class NodeRegistry {
     }
 
     /**
+     * Marks a node DEAD at once because it said it failed and is going away: a replacement can take its
+     * rank now instead of after the heartbeat timeout. A node already FINISHED or DEAD stays as it is.
+     *
+     * @throws PsException UNKNOWN_KEY if the id is not registered
+     */
+    public synchronized ClusterView fail(String nodeId) {
+        NodeInfo node = require(nodeId);
+        if (node.state() == NodeState.ALIVE) {
+            nodes.put(nodeId, node.withState(NodeState.DEAD));
+            epoch++;
+            log.info("Node {} ({} rank {}) left after failing, marked DEAD (epoch {})", nodeId, node.role().label(),
+                    node.rank(), epoch);
+            publish();
+        }
+        return view();
+    }
+
+    /**
      * Marks every ALIVE node whose last heartbeat is older than {@code timeoutMillis} as DEAD, bumping
      * the epoch once per node.
      *

@@ -11,6 +11,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -37,10 +38,17 @@ public class NodeController {
         return registry.heartbeat(nodeId);
     }
 
-    /** {@code DELETE /api/v1/nodes/{nodeId}}: marks the node FINISHED. */
+    /**
+     * {@code DELETE /api/v1/nodes/{nodeId}}: marks the node FINISHED; with {@code ?failed=true} (a node
+     * leaving because it failed) DEAD, so that a replacement can take its rank at once.
+     */
     @DeleteMapping("/{nodeId}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    public void leave(@PathVariable String nodeId) {
-        registry.leave(nodeId);
+    public void leave(@PathVariable String nodeId, @RequestParam(defaultValue = "false") boolean failed) {
+        if (failed) {
+            registry.fail(nodeId);
+        } else {
+            registry.leave(nodeId);
+        }
     }
 }

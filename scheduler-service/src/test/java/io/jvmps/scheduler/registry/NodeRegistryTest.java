@@ -147,6 +147,30 @@ class NodeRegistryTest {
     }
 
     @Test
+    void aNodeLeavingAfterAFailureIsDeadAtOnceAndItsRankCanBeTaken(CapturedOutput output) {
+        NodeRegistry registry = registry(1, 2);
+        registry.register(Requests.worker());
+        String w1 = registry.register(Requests.worker()).node().nodeId();
+        long epochBefore = registry.epoch();
+
+        registry.fail(w1);
+        assertThat(registry.require(w1).state()).as("no heartbeat timeout to wait for").isEqualTo(NodeState.DEAD);
+        assertThat(registry.epoch()).isEqualTo(epochBefore + 1);
+        registry.fail(w1);
+        assertThat(registry.epoch()).as("failing twice changes nothing").isEqualTo(epochBefore + 1);
+        assertThat(output).contains("Node " + w1 + " (worker rank 1) left after failing, marked DEAD");
+
+        Registration takeover = registry.register(Requests.worker());
+        assertThat(takeover.kind()).isEqualTo(Registration.Kind.TAKEOVER);
+        assertThat(takeover.node().rank()).isEqualTo(1);
+
+        registry.leave(takeover.node().nodeId());
+        registry.fail(takeover.node().nodeId());
+        assertThat(registry.require(takeover.node().nodeId()).state()).as("a finished node stays finished")
+                .isEqualTo(NodeState.FINISHED);
+    }
+
+    @Test
     void newNodeTakesOverTheRankOfADeadNode(CapturedOutput output) {
         NodeRegistry registry = registry(1, 2);
         registry.register(Requests.worker());

@@ -104,9 +104,13 @@ class SchedulerApiTest {
         assertThat(output).contains("Worker 0 reported accuracy 9876/10000")
                 .contains("Job finished: test accuracy 98.76% (9876/10000)");
 
-        http.delete().uri("/api/v1/nodes/{id}", worker).exchange().expectStatus().isNoContent();
+        http.delete().uri("/api/v1/nodes/{id}?failed=true", worker).exchange().expectStatus().isNoContent();
         http.get().uri("/api/v1/cluster").exchange().expectBody()
                 .jsonPath("$.epoch").isEqualTo(3)
+                .jsonPath("$.nodes[1].state").isEqualTo("DEAD");
+        http.delete().uri("/api/v1/nodes/{id}", worker).exchange().expectStatus().isNoContent();
+        http.get().uri("/api/v1/cluster").exchange().expectBody()
+                .jsonPath("$.epoch").isEqualTo(4)
                 .jsonPath("$.nodes[1].state").isEqualTo("FINISHED");
     }
 

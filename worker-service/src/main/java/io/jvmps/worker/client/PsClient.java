@@ -123,16 +123,19 @@ public class PsClient {
      * checkpoint create their slices from it and answer its step.
      *
      * @return the step every server's slices are at: 0 for a fresh job, else the restored checkpoint's
-     * @throws PsException INVALID_ARGUMENT when the servers answer different steps (naming them), or a
-     *                     server's own error (e.g. the checkpoint holds another model)
+     * @throws PsException NOT_READY when the servers answer different steps (naming them): a replacement
+     *                     server restored a checkpoint the others have not rolled back to (a worker recovers
+     *                     from that), or the servers do not read one {@code ps.checkpoint.dir}; or a server's
+     *                     own error (e.g. the checkpoint holds another model)
      */
     public long declare() {
         List<DenseDeclared> answers = declareAll();
         long step = answers.get(0).step();
         for (DenseDeclared d : answers) {
             if (d.step() != step) {
-                throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers restored different steps: " + answers
-                        + "; every server must read the same ps.checkpoint.dir");
+                throw new PsException(ErrorCode.NOT_READY, "servers are at different steps: " + answers
+                        + "; a replacement server restored a checkpoint the others have not rolled back to yet, "
+                        + "or the servers do not read the same ps.checkpoint.dir");
             }
         }
         return step;

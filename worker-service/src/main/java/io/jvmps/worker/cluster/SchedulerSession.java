@@ -32,6 +32,7 @@ public class SchedulerSession implements AutoCloseable {
     private final Clock clock;
     private final ScheduledExecutorService heartbeats;
     private volatile RegisterResponse registration;
+    private volatile boolean failed;
     private volatile ClusterView latestView;
     private volatile int httpPort;
     private volatile int rsocketPort;
@@ -160,13 +161,25 @@ public class SchedulerSession implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes {@link #close} tell the scheduler that this worker failed: it is marked DEAD instead of
+     * FINISHED, so that a restarted worker takes its rank at once.
+     */
+    public void markFailed() {
+        failed = true;
+    }
+
     @Override
     public void close() {
         heartbeats.shutdownNow();
         RegisterResponse reg = registration;
         if (reg != null) {
             try {
-                client.leave(reg.nodeId());
+                if (failed) {
+                    client.leaveFailed(reg.nodeId());
+                } else {
+                    client.leave(reg.nodeId());
+                }
             } catch (RuntimeException e) {
                 log.debug("leave failed: {}", e.getMessage());
             }

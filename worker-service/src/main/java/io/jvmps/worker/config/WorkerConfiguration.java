@@ -27,6 +27,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.messaging.rsocket.RSocketRequester;
 
 import java.time.Clock;
+import java.time.Duration;
 
 /** Wires the worker's parts. */
 @Configuration(proxyBeanMethods = false)
@@ -73,7 +74,7 @@ public class WorkerConfiguration {
     @Bean
     LocalSyncFactory localSyncFactory(RSocketRequester.Builder requesters, AllReduceMailbox mailbox,
                                       WorkerProperties props, Clock clock, ClusterSecret secret, TcpClients tcp) {
-        return new LocalSyncFactory(withSecret(requesters, secret), tcp, mailbox, props, clock);
+        return new LocalSyncFactory(connections(requesters, secret, props), tcp, mailbox, props, clock);
     }
 
     @Bean
@@ -81,7 +82,7 @@ public class WorkerConfiguration {
                         TrainingState state, Clock clock, Placement placement, WorkerRSocketPort rsocketPort,
                         LocalSyncFactory localSync, TrainingMeters meters, ClusterSecret secret,
                         TcpClients tcp) {
-        return new WorkerJob(props, session, withSecret(requesters, secret), state, dataLoader(props), clock, placement, rsocketPort,
+        return new WorkerJob(props, session, connections(requesters, secret, props), state, dataLoader(props), clock, placement, rsocketPort,
                 localSync, meters, tcp);
     }
 
@@ -114,9 +115,17 @@ public class WorkerConfiguration {
                 .forSocketAcceptor(new SetupSecretInterceptor(secret)));
     }
 
-    /** Every connection this worker opens (to servers, to AllReduce peers) presents the cluster secret. */
-    private static RSocketRequester.Builder withSecret(RSocketRequester.Builder builder, ClusterSecret secret) {
-        return builder.setupMetadata(secret.reveal(), MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE));
+    /**
+     * Every connection this worker opens (to servers, to AllReduce peers) presents the cluster secret and
+     * counts as lost after {@code ps.worker.connection-loss-timeout} without a frame from the other side
+     * (keep-alive frames every fifth of it).
+     */
+    private static RSocketRequester.Builder connections(RSocketRequester.Builder builder, ClusterSecret secret,
+                                                        WorkerProperties props) {
+        Duration lossTimeout = props.getConnectionLossTimeout();
+        Duration interval = lossTimeout.dividedBy(5);
+        return builder.setupMetadata(secret.reveal(), MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE))
+                .rsocketConnector(connector -> connector.keepAlive(interval, lossTimeout));
     }
 
     /** Step, phase, loss and accuracy meters ({@code ps.worker.*}) for {@code /actuator/prometheus}. */

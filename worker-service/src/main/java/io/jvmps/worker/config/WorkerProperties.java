@@ -55,6 +55,15 @@ public class WorkerProperties {
     @NotNull
     private Duration requestTimeout = Duration.ofMinutes(3);
     /**
+     * A connection to a server (or AllReduce peer) that delivers nothing, not even an answer to the
+     * keep-alive frames sent every fifth of this, for this long counts as lost (then recovery starts). This
+     * is what notices a host that vanished without closing its connections (power or network loss).
+     */
+    @NotNull
+    @org.hibernate.validator.constraints.time.DurationMin(millis = 500,
+            message = "ps.worker.connection-loss-timeout must be at least 500ms (e.g. 15s)")
+    private Duration connectionLossTimeout = Duration.ofSeconds(15);
+    /**
      * After losing a server (connection closed, or the servers rolled back to a checkpoint): how long to
      * keep trying to reconnect and resume from the servers' newest checkpoint before failing. Zero turns
      * recovery off (the worker fails at once, as without checkpoints).
@@ -256,6 +265,14 @@ public class WorkerProperties {
 
     public Duration getRequestTimeout() {
         return requestTimeout;
+    }
+
+    public Duration getConnectionLossTimeout() {
+        return connectionLossTimeout;
+    }
+
+    public void setConnectionLossTimeout(Duration connectionLossTimeout) {
+        this.connectionLossTimeout = connectionLossTimeout;
     }
 
     public void setRequestTimeout(Duration requestTimeout) {

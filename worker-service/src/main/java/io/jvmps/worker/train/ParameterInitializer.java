@@ -39,19 +39,18 @@ class ParameterInitializer {
     }
 
     /**
-     * Declares the model, then seeds or awaits the initial values.
+     * Sets the worker-local parameters, declares the model, then seeds or awaits the initial values.
      *
      * @return the step the servers' parameters are at (non-zero when they restored a checkpoint)
      */
     long initialize(int rank) {
-        long step = client.declare();
-        if (step > 0) {
-            log.info("The servers restored a checkpoint at step {}: resuming the schedule there", step);
-        }
-        List<ParamSpec> specs = client.shardMap().params();
         Map<String, INDArray> initial = model.initialParams(props.getSeed());
         for (ParamSpec local : model.localParams()) {
             model.setParam(local.name(), initial.get(local.name()));
+        }
+        long step = client.declare();
+        if (step > 0) {
+            log.info("The servers restored a checkpoint at step {}: resuming the schedule there", step);
         }
         INDArray[] values = initialValues(model, props.getSeed(), client.shardMap());
         seedOrAwait(client, values, rank, props.getServerWaitTimeout(), clock);

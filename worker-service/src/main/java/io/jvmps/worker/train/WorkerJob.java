@@ -115,14 +115,37 @@ public class WorkerJob {
                         reg.rank(), props.getRequestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
                 PsClient client = clients.apply(connections);
                 state.phase(TrainingState.Phase.INITIALIZING);
-                long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
+                // a SYNC worker that joined once resumes at the checkpoint; one that has not (its recovery
+                // came before the join, below) and every ASYNC/SSP/GEO worker asks the servers where
+                java.util.concurrent.atomic.AtomicBoolean joined = new java.util.concurrent.atomic.AtomicBoolean();
                 ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
                         () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap), reg.rank(),
                         props.getRecoveryTimeout(), clock,
-                        (recovered, checkpointStep) ->
-                        semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC ? checkpointStep
-                                : joinStep(recovered, model, semantics, reg, checkpointStep));
-                long start = joinStep(client, model, semantics, reg, restored);
+                        (recovered, checkpointStep) -> {
+                            long step = semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC
+                                    && joined.get() ? checkpointStep
+                                    : joinStep(recovered, model, semantics, reg, checkpointStep);
+                            joined.set(true);
+                            return step;
+                        });
+                long start;
+                try {
+                    long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
+                    start = joinStep(client, model, semantics, reg, restored);
+                    joined.set(true);
+                } catch (PsException e) {
+                    // e.g. joining while a replacement server has restored a checkpoint and the others have
+                    // not rolled back to it yet (its host was lost together with this worker's predecessor)
+                    if (!recovery.recovers(e)) {
+                        throw e;
+                    }
+                    state.phase(TrainingState.Phase.RECOVERING);
+                    log.warn("The servers are not ready to train from one state ({}); recovering from their newest "
+                            + "checkpoint", e.getMessage());
+                    ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held);
+                    client = resumed.client();
+                    start = resumed.step();
+                }
                 DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, reg.nodeId()) : null;
                 ParameterExporter exporter = new ParameterExporter(props.getOutputDir());
                 PushedGradients pushed = exporter.enabled() ? PushedGradients.of(model.psParams()) : PushedGradients.none();
@@ -155,6 +178,7 @@ public class WorkerJob {
             return 0;
         } catch (RuntimeException e) {
             log.error("Worker failed: {}", e.getMessage(), e);
+            session.markFailed();
             state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.FAILED, s.rank(), s.nodeId(), s.epoch(),
                     s.step(), s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(),
                     s.bytesPulled(), s.accuracy(), e.getMessage()));

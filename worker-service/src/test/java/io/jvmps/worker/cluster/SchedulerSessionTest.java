@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Registration against a fake scheduler whose job has all its workers (409 RESOURCE_EXHAUSTED): a worker
  * started in place of a crashed one keeps asking until a rank frees up, and gives up at its deadline
- * naming the reason.
+ * naming the reason. Leaving says whether the worker finished or failed.
  */
 class SchedulerSessionTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -37,6 +37,7 @@ class SchedulerSessionTest {
 
     private final AtomicInteger attempts = new AtomicInteger();
     private volatile int fullAnswers;
+    private final List<String> leaves = new java.util.concurrent.CopyOnWriteArrayList<>();
     private HttpServer server;
     private SchedulerSession session;
 
@@ -59,6 +60,12 @@ class SchedulerSessionTest {
     }
 
     private void register(HttpExchange exchange) throws IOException {
+        if ("DELETE".equals(exchange.getRequestMethod())) {
+            leaves.add(exchange.getRequestURI().toString());
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+            return;
+        }
         boolean full = attempts.incrementAndGet() <= fullAnswers;
         byte[] body = (full ? FULL : JSON.writeValueAsString(new RegisterResponse("worker-1-b", 1,
                 new ClusterView(3, 1, 2, List.of())))).getBytes(StandardCharsets.UTF_8);
@@ -84,5 +91,20 @@ class SchedulerSessionTest {
                 .hasMessageContaining("had no free worker rank within PT0.4S")
                 .hasMessageContaining("0 dead to take over");
         assertThat(attempts.get()).isGreaterThan(2);
+    }
+
+    @Test
+    void aWorkerThatFinishedLeavesPlainly() {
+        session.register(8080, 0, Duration.ofSeconds(5), Duration.ofMillis(50));
+        session.close();
+        assertThat(leaves).containsExactly("/api/v1/nodes/worker-1-b");
+    }
+
+    @Test
+    void aWorkerThatFailedLeavesSayingSoSoItsRankIsFreeAtOnce() {
+        session.register(8080, 0, Duration.ofSeconds(5), Duration.ofMillis(50));
+        session.markFailed();
+        session.close();
+        assertThat(leaves).containsExactly("/api/v1/nodes/worker-1-b?failed=true");
     }
 }

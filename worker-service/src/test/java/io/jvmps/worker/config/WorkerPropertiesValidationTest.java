@@ -29,7 +29,15 @@ class WorkerPropertiesValidationTest {
             assertThat(props.getEpochs()).isEqualTo(4);
             assertThat(props.getBatchSize()).isEqualTo(64);
             assertThat(props.getServerWaitInterval()).hasSeconds(3);
+            assertThat(props.getConnectionLossTimeout()).hasSeconds(15);
         });
+    }
+
+    @Test
+    void aConnectionLossTimeoutUnderHalfASecondIsRejected() {
+        runner.withPropertyValues("ps.worker.connection-loss-timeout=100ms").run(context ->
+                assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("ps.worker.connection-loss-timeout must be at least 500ms"));
     }
 
     @Test
