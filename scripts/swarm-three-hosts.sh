@@ -44,6 +44,8 @@ on() { local h=$1; shift; docker -H "$(sock "$h")" "$@"; }
 in_ns() { local h=$1; shift; nsenter --net="/run/netns/$(ns "$h")" "$@"; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+# after START TIME_OF_DAY : seconds from START (epoch seconds) to a log line's UTC time of day, or "never"
+after() { if [[ -n "$2" ]]; then elapsed "$1" "$(date -u -d "$(date -u -d "@${1%.*}" +%F) $2" +%s.%N)"; else echo never; fi; }
 
 # poll SECONDS WHAT COMMAND... : run COMMAND every second until it succeeds; die naming WHAT after SECONDS.
 poll() {
@@ -108,6 +110,7 @@ engines() {
             --data-root "$STATE/h$h/data" --exec-root "$STATE/h$h/exec" --pidfile "$STATE/h$h/dockerd.pid" \
             -H "$(sock "$h")" >"$STATE/h$h/dockerd.log" 2>&1 &
         echo $! >"$STATE/h$h/launch.pid"
+        disown
     done
     for h in "${HOSTS[@]}"; do
         poll 60 "the engine of host $h (see $STATE/h$h/dockerd.log)" on "$h" info
@@ -162,8 +165,8 @@ logs_of() {
         done
     done
 }
-checkpointed() { logs_of server | grep -q "Checkpoint step [1-9][0-9]*: wrote part"; }
-finished() { job | grep -q '"state":"FINISHED"'; }
+checkpointed() { logs_of server | grep "Checkpoint step [1-9][0-9]*: wrote part" >/dev/null; }
+finished() { job | grep '"state":"FINISHED"' >/dev/null; }
 # nodes_of SERVICE : the ids of the nodes running a task of SERVICE
 nodes_of() {
     on 1 service ps -q --filter desired-state=running "${STACK}_$1" \
@@ -263,12 +266,12 @@ drill() {
     took=$(grep -m1 -o '^[0-9:.]* .*took over server rank' <<<"$sched_log" | cut -d' ' -f1 || true)
     rec=$(logs_of worker "${victim#h}" | grep -o '^[0-9:.]* .*Recovery 1 done' | sort | head -1 | cut -d' ' -f1 || true)
     echo "--- drill: host ${victim#h} lost ($LOSS) at $(date -u -d "@$lost" +%T.%3N)"
-    echo "swarm marked the host Down after        $(elapsed "$lost" "$node_down") s"
-    echo "the scheduler marked a server DEAD at    ${dead:-never}"
-    echo "a new server task took the rank at       ${took:-never}"
-    echo "two servers Running again after          $(elapsed "$lost" "$rescheduled") s"
-    echo "a worker finished recovery at            ${rec:-never}"
-    echo "job finished after                       $(elapsed "$lost" "$done_at") s: $correct of $TEST correct"
+    echo "the scheduler marked a server DEAD after $(after "$lost" "$dead") s"
+    echo "swarm marked the host Down after         $(elapsed "$lost" "$node_down") s"
+    echo "a new server task took the dead rank at  $(after "$lost" "$took") s"
+    echo "two server tasks Running again after     $(elapsed "$lost" "$rescheduled") s"
+    echo "the first worker recovered after         $(after "$lost" "$rec") s"
+    echo "the job finished after                   $(elapsed "$lost" "$done_at") s: $correct of $TEST correct"
     [[ -n "$took" && -n "$rec" ]] || ps_die "no take-over or no recovery was logged"
     awk -v c="$correct" -v t="$TEST" -v m="$MIN_CORRECT" 'BEGIN { exit !(c >= m * t) }' \
         || ps_die "accuracy $correct/$TEST is under $MIN_CORRECT"

@@ -41,9 +41,8 @@ class ComposeEndToEndIT {
     void composeUpTrainsLeNetAndEveryServiceIsHealthyAndScraped() throws Exception {
         DockerCompose.assumeEngine();
 
-        Path repo = Path.of(System.getProperty("ps.repo.dir", "..")).toAbsolutePath().normalize();
-        Path data = repo.resolve("data/mnist");
-        assertThat(Files.isDirectory(data)).as("MNIST missing at " + data + ": run scripts/fetch-mnist.sh").isTrue();
+        Path repo = TestPaths.repo();
+        Path data = TestPaths.mnist();
 
         Map<String, Integer> ports = new LinkedHashMap<>();
         Map<String, String> env = new LinkedHashMap<>();

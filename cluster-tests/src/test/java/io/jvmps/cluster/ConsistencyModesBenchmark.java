@@ -35,7 +35,7 @@ class ConsistencyModesBenchmark {
             "ASYNC, ,                                  12800, 240ms",
             "SSP,   --ps.consistency.staleness=3,      12800, 240ms"})
     void mode(String mode, String extra, int images, String slowDelay) throws Exception {
-        Path data = Path.of(System.getProperty("ps.repo.dir", "..")).resolve("data/mnist").toAbsolutePath();
+        Path data = TestPaths.mnist();
         try (LocalCluster cluster = new LocalCluster("bench-" + mode.toLowerCase() + "-" + images + "-" + slowDelay)) {
             NodeProcess scheduler = cluster.startScheduler(2, 2);
             for (int s = 0; s < 2; s++) {

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cluster sizes, references between objects). A copy with one mistake of each kind must fail, naming each.
  */
 class KubernetesManifestsTest {
-    private static final Path REPO = Path.of(System.getProperty("ps.repo.dir", "..")).toAbsolutePath().normalize();
+    private static final Path REPO = TestPaths.repo();
     private static final Path MANIFESTS = REPO.resolve("deploy/k8s");
     private static final Path CHECK = MANIFESTS.resolve("check");
 

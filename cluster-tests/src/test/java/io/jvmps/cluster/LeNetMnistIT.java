@@ -6,7 +6,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Matcher;
@@ -23,8 +22,7 @@ class LeNetMnistIT {
 
     @Test
     void lenetOnEightThousandImagesReachesNinetyPercent() throws Exception {
-        Path data = Path.of(System.getProperty("ps.repo.dir", "..")).resolve("data/mnist").toAbsolutePath();
-        assertThat(Files.isDirectory(data)).as("MNIST missing at " + data + ": run scripts/fetch-mnist.sh").isTrue();
+        Path data = TestPaths.mnist();
         try (LocalCluster cluster = new LocalCluster("lenet-mnist")) {
             NodeProcess scheduler = cluster.startScheduler(2, 2);
             for (int s = 0; s < 2; s++) {

@@ -35,7 +35,7 @@ class LeNetThroughputBenchmark {
 
     @Test
     void psThroughputAgainstSingleProcess() throws Exception {
-        Path data = Path.of(System.getProperty("ps.repo.dir", "..")).resolve("data/mnist").toAbsolutePath();
+        Path data = TestPaths.mnist();
         double local = localImagesPerSecond(data);
         double ps = clusterImagesPerSecond(data);
         BenchmarkReport.record(String.format(Locale.ROOT,

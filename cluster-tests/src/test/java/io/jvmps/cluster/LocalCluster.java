@@ -35,7 +35,7 @@ final class LocalCluster implements AutoCloseable {
     private final String secret = "it-" + java.util.UUID.randomUUID();
 
     LocalCluster(String testName) throws IOException {
-        this.jarDir = Path.of(System.getProperty("ps.repo.dir", "..")).toAbsolutePath().normalize();
+        this.jarDir = TestPaths.repo();
         this.logDir = Path.of("target", "cluster-logs", testName).toAbsolutePath();
         Files.createDirectories(logDir);
         Runtime.getRuntime().addShutdownHook(hook);

@@ -36,7 +36,7 @@ class StragglerBenchmark {
             "ASYNC, DYNAMIC, ,                             240ms",
             "SSP,   DYNAMIC, --ps.consistency.staleness=3, 240ms"})
     void straggler(String mode, String sharding, String extra, String slowDelay) throws Exception {
-        Path data = Path.of(System.getProperty("ps.repo.dir", "..")).resolve("data/mnist").toAbsolutePath();
+        Path data = TestPaths.mnist();
         String name = "straggler-" + mode.toLowerCase(Locale.ROOT) + "-" + sharding.toLowerCase(Locale.ROOT) + "-"
                 + slowDelay;
         try (LocalCluster cluster = new LocalCluster(name)) {

@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,9 +41,8 @@ class SwarmStackIT {
     void aStackTrainsAndAKilledServerTaskIsReplacedFromTheCheckpoint() throws Exception {
         DockerCompose.assumeEngine();
 
-        Path repo = Path.of(System.getProperty("ps.repo.dir", "..")).toAbsolutePath().normalize();
-        Path data = repo.resolve("data/mnist");
-        assertThat(Files.isDirectory(data)).as("MNIST missing at " + data + ": run scripts/fetch-mnist.sh").isTrue();
+        Path repo = TestPaths.repo();
+        Path data = TestPaths.mnist();
         String stack = "jvmpsswarm" + UUID.randomUUID().toString().substring(0, 6);
         try (DockerCompose images = new DockerCompose(repo, stack + "build", Map.of("PS_IMAGE_TAG", "swarm"))) {
             images.compose(Duration.ofMinutes(5), "build", "scheduler", "server-0", "worker-0");

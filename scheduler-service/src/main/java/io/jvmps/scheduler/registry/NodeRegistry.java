@@ -136,12 +136,24 @@ public class NodeRegistry {
     }
 
     /**
-     * Marks a node FINISHED: it left on purpose and is no longer watched for heartbeats.
+     * Marks a node FINISHED: it left on purpose and is no longer watched for heartbeats. A server that
+     * leaves while the job still needs it (a worker is alive, or none has finished yet: it was stopped, e.g.
+     * with its host's engine or by a rolling update) is marked DEAD instead, so that a replacement can take
+     * its rank and restore its part of the checkpoint.
      *
      * @throws PsException UNKNOWN_KEY if the id is not registered
      */
     public synchronized ClusterView leave(String nodeId) {
         NodeInfo node = require(nodeId);
+        if (node.role() == NodeRole.SERVER && node.state() == NodeState.ALIVE && jobNeedsServers()) {
+            nodes.put(nodeId, node.withState(NodeState.DEAD));
+            epoch++;
+            log.info("Node {} (server rank {}) left while the job still needs it ({} workers alive, {} finished), "
+                    + "marked DEAD so that a replacement can take its rank (epoch {})", nodeId, node.rank(),
+                    count(NodeRole.WORKER, NodeState.ALIVE), count(NodeRole.WORKER, NodeState.FINISHED), epoch);
+            publish();
+            return view();
+        }
         if (node.state() != NodeState.FINISHED) {
             nodes.put(nodeId, node.withState(NodeState.FINISHED));
             epoch++;
@@ -150,6 +162,10 @@ public class NodeRegistry {
             publish();
         }
         return view();
+    }
+
+    private boolean jobNeedsServers() {
+        return count(NodeRole.WORKER, NodeState.ALIVE) > 0 || count(NodeRole.WORKER, NodeState.FINISHED) == 0;
     }
 
     /**

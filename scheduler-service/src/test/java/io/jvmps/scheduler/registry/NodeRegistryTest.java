@@ -147,6 +147,34 @@ class NodeRegistryTest {
     }
 
     @Test
+    void aServerStoppedWhileTheJobRunsIsDeadSoAReplacementTakesItsRankButOneLeavingAtTheEndFinished(
+            CapturedOutput output) {
+        NodeRegistry registry = registry(2, 2);
+        String s0 = registry.register(Requests.server(9000)).node().nodeId();
+        String s1 = registry.register(Requests.server(9001)).node().nodeId();
+        registry.leave(s0);
+        assertThat(registry.require(s0).state()).as("no worker has finished: the job needs it")
+                .isEqualTo(NodeState.DEAD);
+        assertThat(registry.register(Requests.server(9002)).kind()).isEqualTo(Registration.Kind.TAKEOVER);
+
+        String w0 = registry.register(Requests.worker()).node().nodeId();
+        String w1 = registry.register(Requests.worker()).node().nodeId();
+        registry.leave(w0);
+        registry.leave(s1);
+        assertThat(registry.require(s1).state()).as("worker 1 still trains").isEqualTo(NodeState.DEAD);
+        assertThat(output).contains("Node " + s1 + " (server rank 1) left while the job still needs it (1 workers alive, "
+                + "1 finished), marked DEAD so that a replacement can take its rank");
+        Registration replacement = registry.register(Requests.server(9003));
+        assertThat(replacement.kind()).isEqualTo(Registration.Kind.TAKEOVER);
+        assertThat(replacement.node().rank()).isEqualTo(1);
+
+        registry.leave(w1);
+        registry.leave(replacement.node().nodeId());
+        assertThat(registry.require(replacement.node().nodeId()).state()).as("every worker is done")
+                .isEqualTo(NodeState.FINISHED);
+    }
+
+    @Test
     void aNodeLeavingAfterAFailureIsDeadAtOnceAndItsRankCanBeTaken(CapturedOutput output) {
         NodeRegistry registry = registry(1, 2);
         registry.register(Requests.worker());

@@ -1,0 +1,27 @@
+package io.jvmps.cluster;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Where the cluster tests find the repository (system property {@code ps.repo.dir}, default {@code ..}) and MNIST. */
+final class TestPaths {
+    private TestPaths() {
+    }
+
+    /** @return the repository root, absolute */
+    static Path repo() {
+        return Path.of(System.getProperty("ps.repo.dir", "..")).toAbsolutePath().normalize();
+    }
+
+    /**
+     * @return {@code <repo>/data/mnist}
+     * @throws AssertionError naming the folder and the script that fetches it when it is missing
+     */
+    static Path mnist() {
+        Path data = repo().resolve("data/mnist");
+        if (!Files.isDirectory(data)) {
+            throw new AssertionError("MNIST missing at " + data + ": run scripts/fetch-mnist.sh");
+        }
+        return data;
+    }
+}
