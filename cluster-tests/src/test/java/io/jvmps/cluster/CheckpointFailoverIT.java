@@ -75,7 +75,8 @@ class CheckpointFailoverIT {
     }
 
     /**
-     * A server and a worker lost at once, as when the host running both goes: both are started again. The
+     * A server and a worker lost at once, as when the host running both goes (the server stopped with
+     * SIGTERM, so it leaves the scheduler; the worker killed): both are started again. The
      * new worker takes the dead worker's rank, finds the servers at different steps (the new server restored
      * checkpoint 20, the survivor did not), rolls them back to their newest checkpoint and joins there; the
      * job finishes with both workers on the same parameters. (Not compared with an unbroken run: in SYNC the
@@ -145,19 +146,24 @@ class CheckpointFailoverIT {
     }
 
     /**
-     * Kills server 1 after checkpoint 20 and starts another in its place; with {@code workerArgs}, kills
-     * worker 1 at the same moment and starts another with those arguments too (it replaces workers[1]).
+     * Kills server 1 after checkpoint 20 and starts another in its place; with {@code workerArgs}, stops
+     * server 1 with SIGTERM instead, kills worker 1 at the same moment and starts another with those
+     * arguments too (it replaces workers[1]).
      */
     private static void killAndReplace(LocalCluster cluster, NodeProcess victim, NodeProcess[] workers, int servers,
                                        String[] serverArgs, String[] workerArgs) throws Exception {
         victim.awaitLog(Pattern.compile("Checkpoint step 20: wrote part"), Duration.ofMinutes(3));
         // ranks follow registration order, not launch order
         String rank = victim.awaitLog(Pattern.compile("Server rank (\\d) registered"), Duration.ofSeconds(1)).group(1);
-        victim.process().destroyForcibly();
         if (workerArgs != null) {
+            // as when the host's engine is stopped: the server gets SIGTERM and leaves the scheduler, which
+            // must still let its replacement take the rank; the worker dies outright
+            victim.requestStop();
             workers[1].process().destroyForcibly().waitFor();
+            victim.awaitStopped();
+        } else {
+            victim.process().destroyForcibly().waitFor();
         }
-        victim.process().waitFor();
         LocalTime killedAt = LocalTime.now();
         NodeProcess replacement = cluster.startServerNamed("server-1-replacement", servers, WORKERS, serverArgs);
         if (workerArgs != null) {

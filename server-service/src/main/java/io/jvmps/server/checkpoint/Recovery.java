@@ -102,7 +102,9 @@ public final class Recovery {
         checkpointer.drain();
         long latest = latestStep();
         if (request.step() < 0) {
-            return new RecoverAnswer(rank, latest, -1, false);
+            synchronized (this) { // the step this server set was already rolled back to, if it was
+                return new RecoverAnswer(rank, latest, request.servers().equals(servers) ? rollbackStep : -1, false);
+            }
         }
         synchronized (this) {
             if (request.servers().equals(servers) && request.step() == rollbackStep) {

@@ -89,8 +89,12 @@ class RecoveryTest {
 
         RecoverAnswer asked = recovery.handle(new RecoverRequest("server-a2", -1));
         assertThat(asked.latestStep()).isEqualTo(4);
+        assertThat(asked.step()).as("not rolled back for this server set yet").isEqualTo(-1);
         RecoverAnswer rolled = recovery.handle(new RecoverRequest("server-a2", 4));
         assertThat(rolled.rolledBack()).isTrue();
+        assertThat(recovery.handle(new RecoverRequest("server-a2", -1)).step())
+                .as("a question after the rollback names it").isEqualTo(4);
+        assertThat(recovery.handle(new RecoverRequest("server-a3", -1)).step()).isEqualTo(-1);
         assertThat(first.version()).isEqualTo(4);
         assertThat(values(store, map.slices().get(0))).containsExactly(atStep4);
         assertThat(pull(table, ids)).as("the table's rows at checkpoint 4, Adam state included")

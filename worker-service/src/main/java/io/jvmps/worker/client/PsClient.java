@@ -176,6 +176,16 @@ public class PsClient {
     }
 
     /**
+     * @return the checkpoint step every server already rolled back to (or restored at start) for the
+     * current server set, or -1 when they have not all done so for the same step
+     */
+    public long rolledBackTo() {
+        List<RecoverAnswer> answers = recover(-1);
+        long step = answers.get(0).step();
+        return answers.stream().allMatch(a -> a.step() == step) ? step : -1;
+    }
+
+    /**
      * Rolls every server back to checkpoint {@code step} for the current server set (a repeat by another
      * worker for the same failure changes nothing).
      *

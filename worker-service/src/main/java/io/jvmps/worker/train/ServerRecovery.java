@@ -95,8 +95,23 @@ final class ServerRecovery {
      * {@code held} and logs the step training resumes at.
      */
     Resumed resumeAfter(PsException cause, ConnectionHolder held) {
+        return resumeAfter(cause, held, false);
+    }
+
+    /**
+     * The same for a worker that has not joined the job yet (it took a dead worker's rank): when every
+     * server was already rolled back for this server set (the surviving workers recovered from the same
+     * failure and may have trained on since), it does not roll them back again, to a checkpoint they may
+     * have written since, under the survivors' feet; it resumes from that rollback's step, where joining
+     * finds the step to go on at.
+     */
+    Resumed resumeBeforeJoining(PsException cause, ConnectionHolder held) {
+        return resumeAfter(cause, held, true);
+    }
+
+    private Resumed resumeAfter(PsException cause, ConnectionHolder held, boolean keepDoneRollback) {
         held.close();
-        Resumed resumed = recover(cause);
+        Resumed resumed = recover(cause, keepDoneRollback);
         held.replace(resumed.connections());
         recoveries++;
         log.warn("Recovery {} done: the servers are back at checkpoint step {}; worker rank {} resumes at step {}",
@@ -115,6 +130,10 @@ final class ServerRecovery {
      * @throws PsException INVALID_ARGUMENT when there is no checkpoint to return to, TIMEOUT past the deadline
      */
     Resumed recover(PsException cause) {
+        return recover(cause, false);
+    }
+
+    private Resumed recover(PsException cause, boolean keepDoneRollback) {
         Instant deadline = clock.instant().plus(timeout);
         Duration backoff = Duration.ofMillis(250);
         PsException last = cause;
@@ -140,7 +159,8 @@ final class ServerRecovery {
                             + "checkpoint to roll back to (set ps.checkpoint.dir and ps.checkpoint.every-steps on "
                             + "the servers); cause: " + cause.getMessage());
                 }
-                long step = client.rollBack(latest);
+                long done = keepDoneRollback ? client.rolledBackTo() : -1;
+                long step = done >= 0 ? done : client.rollBack(latest);
                 return new Resumed(connections, client, step, resumePoint.step(client, step));
             } catch (PsException e) {
                 if (connections != null) {

@@ -142,7 +142,7 @@ public class WorkerJob {
                     state.phase(TrainingState.Phase.RECOVERING);
                     log.warn("The servers are not ready to train from one state ({}); recovering from their newest "
                             + "checkpoint", e.getMessage());
-                    ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held);
+                    ServerRecovery.Resumed resumed = recovery.resumeBeforeJoining(e, held);
                     client = resumed.client();
                     start = resumed.step();
                 }
