@@ -146,20 +146,11 @@ public class NodeRegistry {
     public synchronized ClusterView leave(String nodeId) {
         NodeInfo node = require(nodeId);
         if (node.role() == NodeRole.SERVER && node.state() == NodeState.ALIVE && jobNeedsServers()) {
-            nodes.put(nodeId, node.withState(NodeState.DEAD));
-            epoch++;
-            log.info("Node {} (server rank {}) left while the job still needs it ({} workers alive, {} finished), "
-                    + "marked DEAD so that a replacement can take its rank (epoch {})", nodeId, node.rank(),
-                    count(NodeRole.WORKER, NodeState.ALIVE), count(NodeRole.WORKER, NodeState.FINISHED), epoch);
-            publish();
-            return view();
-        }
-        if (node.state() != NodeState.FINISHED) {
-            nodes.put(nodeId, node.withState(NodeState.FINISHED));
-            epoch++;
-            log.info("Node {} ({} rank {}) left, marked FINISHED (epoch {})", nodeId, node.role().label(),
-                    node.rank(), epoch);
-            publish();
+            mark(node, NodeState.DEAD, "left while the job still needs it (" + count(NodeRole.WORKER, NodeState.ALIVE)
+                    + " workers alive, " + count(NodeRole.WORKER, NodeState.FINISHED) + " finished)",
+                    " so that a replacement can take its rank");
+        } else if (node.state() != NodeState.FINISHED) {
+            mark(node, NodeState.FINISHED, "left", "");
         }
         return view();
     }
@@ -177,13 +168,18 @@ public class NodeRegistry {
     public synchronized ClusterView fail(String nodeId) {
         NodeInfo node = require(nodeId);
         if (node.state() == NodeState.ALIVE) {
-            nodes.put(nodeId, node.withState(NodeState.DEAD));
-            epoch++;
-            log.info("Node {} ({} rank {}) left after failing, marked DEAD (epoch {})", nodeId, node.role().label(),
-                    node.rank(), epoch);
-            publish();
+            mark(node, NodeState.DEAD, "left after failing", "");
         }
         return view();
+    }
+
+    /** Moves a node to {@code state}, bumps the epoch, logs why and publishes the new view. */
+    private void mark(NodeInfo node, NodeState state, String why, String purpose) {
+        nodes.put(node.nodeId(), node.withState(state));
+        epoch++;
+        log.info("Node {} ({} rank {}) {}, marked {}{} (epoch {})", node.nodeId(), node.role().label(), node.rank(),
+                why, state, purpose, epoch);
+        publish();
     }
 
     /**
