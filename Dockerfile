@@ -42,9 +42,11 @@ ENV MS_SCHED_PORT=8080
 COPY --from=unpack --chown=ps:ps /out/scheduler/ /app/
 
 FROM base AS server
-# RSocket (workers push and pull here) on 7000.
+# RSocket (workers push and pull here) on 7000. OpenMP threads sleep instead of spinning after an nd4j
+# call: spinning took 45% of a server's CPU from the event loops beside it (docs/benchmarks.md).
 ENV PS_SERVER_HTTP_PORT=8080 \
-    PS_SERVER_RSOCKET_PORT=7000
+    PS_SERVER_RSOCKET_PORT=7000 \
+    OMP_WAIT_POLICY=PASSIVE
 EXPOSE 7000
 VOLUME ["/checkpoints"]
 COPY --from=unpack --chown=ps:ps /out/server/ /app/

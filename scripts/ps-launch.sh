@@ -14,6 +14,7 @@
 #   JAVA_OPTS     JVM options; defaults per role (below) apply only when it is unset
 #   JAVA_HOME     use $JAVA_HOME/bin/java instead of java from PATH
 #   OMP_NUM_THREADS  native BLAS threads; defaults to 1 for workers (several share the cores)
+#   OMP_WAIT_POLICY  defaults to PASSIVE for servers (idle OpenMP threads sleep instead of spinning)
 #   PS_DRY_RUN=1  print the command instead of running it
 set -euo pipefail
 
@@ -53,6 +54,7 @@ case "$role" in
         ;;
     server)
         : "${JAVA_OPTS=-Xmx768m $JAVACPP_OPTS}"
+        export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
         ;;
     worker)
         : "${JAVA_OPTS=-Xmx1g $JAVACPP_OPTS}"

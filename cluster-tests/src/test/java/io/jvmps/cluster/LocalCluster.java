@@ -152,6 +152,7 @@ final class LocalCluster implements AutoCloseable {
                 .redirectOutput(log.toFile()).directory(jarDir.toFile());
         builder.environment().put("PS_SECURITY_SECRET", secret);
         builder.environment().putAll(env);
+        builder.environment().put("OMP_WAIT_POLICY", "PASSIVE"); // servers run so in the image and ps-launch.sh; workers have one OpenMP thread
         NodeProcess node = new NodeProcess(name, builder.start(), log);
         processes.add(node);
         return node;

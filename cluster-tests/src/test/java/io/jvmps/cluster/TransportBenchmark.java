@@ -4,6 +4,7 @@ import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.cluster.NodeRole;
 import io.jvmps.common.cluster.NodeState;
 import io.jvmps.common.codec.TensorChunker;
+import io.jvmps.common.security.ClusterSecret;
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.worker.client.PsClient;
@@ -17,16 +18,12 @@ import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.messaging.rsocket.RSocketRequester;
 import org.springframework.messaging.rsocket.RSocketStrategies;
+import org.springframework.util.MimeType;
 import org.springframework.util.MimeTypeUtils;
 
-import java.io.DataInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -34,111 +31,118 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Push then pull of a 40 MB dense tensor between this JVM (as the worker) and a real server
- * process, against the same bytes sent and echoed back over a plain TCP socket on loopback.
+ * Dense push and pull between this JVM (the worker's real {@link PsClient}) and one real server process
+ * (sync mode, one worker), for 1 MB, 10 MB and 40 MB tensors, each run against a raw Java socket echo of
+ * the same bytes in the same run ({@link SocketEcho}). The 40 MB case runs with SGD and with ADAM.
+ * {@code -Dtransport.runs=N} (default 3) repeats every case with its own baseline; the report gives
+ * each run and the median of the runs; {@code -Dtransport.case="40 MB ADAM"} runs one case. Each case first
+ * warms up for {@code -Dtransport.warmup-seconds} (default 20).
  */
 @Tag("benchmark")
 class TransportBenchmark {
-    private static final int ELEMENTS = 10_000_000; // 40 MB of float32
-    private static final int WARMUP = 3;
-    private static final int ROUNDS = 10;
+    private static final int WARMUP = 5;
+    private static final long WARMUP_NANOS = Long.getLong("transport.warmup-seconds", 20) * 1_000_000_000L;
+    private static final int ROUNDS = 15;
+    private static final int RUNS = Integer.getInteger("transport.runs", 3);
 
-    @Test
-    void pushPullOf40MegabytesAgainstRawTcp() throws Exception {
-        double raw = rawSocketMegabytesPerSecond();
-        double ps = parameterServerMegabytesPerSecond();
-        BenchmarkReport.record(String.format(Locale.ROOT,
-                "40 MB push+pull: PS %.0f MB/s, raw TCP %.0f MB/s, ratio %.2f (median of %d rounds, MB = 1e6 bytes moved both ways)",
-                ps, raw, ps / raw, ROUNDS));
-        assertThat(ps).isPositive();
+    private record Case(String name, int elements, String optimizer) {
     }
 
-    private double parameterServerMegabytesPerSecond() throws Exception {
+    private record Timing(double pushMs, double pullMs, double bothMs, double echoMs) {
+        double ratio() {
+            return echoMs / bothMs;
+        }
+    }
+
+    @Test
+    void pushAndPullAgainstARawSocketEcho() throws Exception {
+        List<Case> cases = List.of(new Case("1 MB", 250_000, "SGD"), new Case("10 MB", 2_500_000, "SGD"),
+                new Case("40 MB", 10_000_000, "SGD"), new Case("40 MB", 10_000_000, "ADAM"));
+        String only = System.getProperty("transport.case", ""); // e.g. "1 MB SGD"
+        for (Case c : cases) {
+            if (!only.isEmpty() && !only.equals(c.name() + " " + c.optimizer())) {
+                continue;
+            }
+            List<Timing> runs = measure(c);
+            for (int r = 0; r < runs.size(); r++) {
+                Timing t = runs.get(r);
+                BenchmarkReport.record(String.format(Locale.ROOT,
+                        "%s %s run %d: push %.2f ms, pull %.2f ms, push+pull %.2f ms; socket echo %.2f ms; ratio %.2f",
+                        c.name(), c.optimizer(), r + 1, t.pushMs(), t.pullMs(), t.bothMs(), t.echoMs(), t.ratio()));
+            }
+            BenchmarkReport.record(String.format(Locale.ROOT,
+                    "%s %s median of %d runs: push %.2f ms, pull %.2f ms, push+pull %.2f ms, echo %.2f ms, ratio %.2f",
+                    c.name(), c.optimizer(), runs.size(), median(runs, Timing::pushMs), median(runs, Timing::pullMs),
+                    median(runs, Timing::bothMs), median(runs, Timing::echoMs), median(runs, Timing::ratio)));
+            assertThat(runs).allSatisfy(t -> assertThat(t.bothMs()).isPositive());
+        }
+    }
+
+    private List<Timing> measure(Case c) throws Exception {
         int port;
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
         }
-        try (LocalCluster cluster = new LocalCluster("transport-benchmark")) {
-            NodeProcess server = cluster.startServer(0, 1, 1, "--ps.scheduler.enabled=false",
-                    "--spring.rsocket.server.port=" + port, "--ps.optimizer.type=SGD",
-                    "--ps.optimizer.learning-rate=0.001");
+        String name = "transport-" + c.name().replace(" ", "").toLowerCase(Locale.ROOT) + "-" + c.optimizer().toLowerCase(Locale.ROOT);
+        try (LocalCluster cluster = new LocalCluster(name)) {
+            NodeProcess server = cluster.startServerWithHeap(0, 1, 1, "-Xmx1g", "--ps.scheduler.enabled=false",
+                    "--spring.rsocket.server.port=" + port, "--ps.optimizer.type=" + c.optimizer(),
+                    "--ps.optimizer.learning-rate=0.0001");
             server.awaitLog(Pattern.compile("(?i)rsocket.*started|started ServerApplication"), Duration.ofSeconds(90));
-            RSocketStrategies strategies = RSocketStrategies.builder()
-                    .encoders(e -> e.add(new JacksonJsonEncoder()))
-                    .decoders(d -> d.add(new JacksonJsonDecoder()))
-                    .build();
-            RSocketRequester.Builder builder = RSocketRequester.builder().rsocketStrategies(strategies)
-                    .setupMetadata(cluster.secret(), org.springframework.util.MimeType.valueOf(
-                            io.jvmps.common.security.ClusterSecret.SETUP_MIME_TYPE))
-                    .dataMimeType(MimeTypeUtils.APPLICATION_JSON);
             NodeInfo node = new NodeInfo("bench", NodeRole.SERVER, 0, "127.0.0.1", port, 0, NodeState.ALIVE, 0);
-            try (ServerConnections connections = new ServerConnections(builder, List.of(node))) {
-                ShardMap map = ShardMap.compute(List.of(new ParamSpec("big", new long[] {ELEMENTS})), 1);
+            try (ServerConnections connections = new ServerConnections(requesters(cluster), List.of(node))) {
+                ShardMap map = ShardMap.compute(List.of(new ParamSpec("tensor", new long[] {c.elements()})), 1);
                 PsClient client = new PsClient(connections, map, 0, Duration.ofMinutes(2),
                         TensorChunker.DEFAULT_CHUNK_BYTES);
-                INDArray[] values = {Nd4j.rand(DataType.FLOAT, ELEMENTS)};
-                INDArray[] gradient = {Nd4j.rand(DataType.FLOAT, ELEMENTS)};
-                INDArray[] pulled = {Nd4j.create(DataType.FLOAT, ELEMENTS)};
-                client.init(values);
-                double[] rates = new double[ROUNDS];
-                double[] pushMillis = new double[ROUNDS];
-                double[] pullMillis = new double[ROUNDS];
-                for (int round = 0; round < WARMUP + ROUNDS; round++) {
-                    long start = System.nanoTime();
-                    client.push(round, gradient);
-                    long pushed = System.nanoTime();
-                    client.pull(round + 1, pulled);
-                    long end = System.nanoTime();
-                    if (round >= WARMUP) {
-                        rates[round - WARMUP] = 2.0 * ELEMENTS * 4 / 1e6 / ((end - start) / 1e9);
-                        pushMillis[round - WARMUP] = (pushed - start) / 1e6;
-                        pullMillis[round - WARMUP] = (end - pushed) / 1e6;
-                    }
+                INDArray[] gradient = {Nd4j.rand(DataType.FLOAT, c.elements()).subi(0.5)};
+                INDArray[] pulled = {Nd4j.create(DataType.FLOAT, c.elements())};
+                client.init(new INDArray[] {Nd4j.rand(DataType.FLOAT, c.elements())});
+                List<Timing> runs = new ArrayList<>();
+                long step = 0;
+                // both JVMs' JIT compilers take tens of seconds to settle on this traffic: warm up before measuring
+                long warmUntil = System.nanoTime() + WARMUP_NANOS;
+                for (int round = 0; round < WARMUP || System.nanoTime() < warmUntil; round++, step++) {
+                    client.push(step, gradient);
+                    client.pull(step + 1, pulled);
                 }
-                BenchmarkReport.record(String.format(Locale.ROOT, "40 MB push %.1f ms, pull %.1f ms (medians)",
-                        BenchmarkReport.median(pushMillis), BenchmarkReport.median(pullMillis)));
-                return BenchmarkReport.median(rates);
+                for (int run = 0; run < RUNS; run++) {
+                    double echo = SocketEcho.medianRoundTripMillis(4 * c.elements(), WARMUP, ROUNDS);
+                    double[] push = new double[ROUNDS];
+                    double[] pull = new double[ROUNDS];
+                    double[] both = new double[ROUNDS];
+                    for (int round = 0; round < WARMUP + ROUNDS; round++, step++) {
+                        long start = System.nanoTime();
+                        client.push(step, gradient);
+                        long pushed = System.nanoTime();
+                        client.pull(step + 1, pulled);
+                        long end = System.nanoTime();
+                        if (round >= WARMUP) {
+                            push[round - WARMUP] = (pushed - start) / 1e6;
+                            pull[round - WARMUP] = (end - pushed) / 1e6;
+                            both[round - WARMUP] = (end - start) / 1e6;
+                        }
+                    }
+                    runs.add(new Timing(BenchmarkReport.median(push), BenchmarkReport.median(pull),
+                            BenchmarkReport.median(both), echo));
+                }
+                assertThat(Double.isFinite(pulled[0].sumNumber().doubleValue())).as("pulled values are finite").isTrue();
+                return runs;
             }
         }
     }
 
-    private static double rawSocketMegabytesPerSecond() throws Exception {
-        int bytes = ELEMENTS * 4;
-        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Thread echo = new Thread(() -> {
-                try (Socket peer = listener.accept()) {
-                    byte[] buffer = new byte[bytes];
-                    DataInputStream in = new DataInputStream(peer.getInputStream());
-                    OutputStream out = peer.getOutputStream();
-                    for (int round = 0; round < WARMUP + ROUNDS; round++) {
-                        in.readFully(buffer);
-                        out.write(buffer);
-                        out.flush();
-                    }
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, "raw-echo");
-            echo.start();
-            double[] rates = new double[ROUNDS];
-            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), listener.getLocalPort())) {
-                byte[] payload = new byte[bytes];
-                byte[] back = new byte[bytes];
-                OutputStream out = socket.getOutputStream();
-                InputStream in = socket.getInputStream();
-                for (int round = 0; round < WARMUP + ROUNDS; round++) {
-                    long start = System.nanoTime();
-                    out.write(payload);
-                    out.flush();
-                    new DataInputStream(in).readFully(back);
-                    double seconds = (System.nanoTime() - start) / 1e9;
-                    if (round >= WARMUP) {
-                        rates[round - WARMUP] = 2.0 * bytes / 1e6 / seconds;
-                    }
-                }
-            }
-            echo.join(10_000);
-            return BenchmarkReport.median(rates);
-        }
+    /** The worker's connection settings: Spring's default strategies (pooled Netty buffers, zero-copy frames). */
+    private static RSocketRequester.Builder requesters(LocalCluster cluster) {
+        RSocketStrategies strategies = RSocketStrategies.builder()
+                .encoders(e -> e.add(new JacksonJsonEncoder()))
+                .decoders(d -> d.add(new JacksonJsonDecoder()))
+                .build();
+        return RSocketRequester.builder().rsocketStrategies(strategies)
+                .setupMetadata(cluster.secret(), MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE))
+                .dataMimeType(MimeTypeUtils.APPLICATION_JSON);
+    }
+
+    private static double median(List<Timing> runs, java.util.function.ToDoubleFunction<Timing> field) {
+        return BenchmarkReport.median(runs.stream().mapToDouble(field).toArray());
     }
 }

@@ -2,8 +2,7 @@ package io.jvmps.optimizer;
 
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.common.optimizer.schedule.LearningRateSchedule;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.ops.transforms.Transforms;
+import java.nio.FloatBuffer;
 
 /**
  * Adagrad (Duchi et al.): {@code acc += g^2; p -= lr_t * g / (sqrt(acc) + eps)}, with the accumulator
@@ -29,11 +28,21 @@ public final class Adagrad implements Optimizer {
     }
 
     @Override
-    public void apply(INDArray param, INDArray gradient, OptimizerState state, long step) {
-        INDArray acc = state.slot(0);
-        acc.addi(gradient.mul(gradient));
-        INDArray denominator = Transforms.sqrt(acc, true).addi(epsilon);
-        param.subi(gradient.divi(denominator).muli(schedule.rate(step)));
+    public void update(UpdateSpan span, long step) {
+        float rate = (float) schedule.rate(step);
+        float eps = (float) epsilon;
+        FloatBuffer p = span.param();
+        FloatBuffer g = span.gradient();
+        FloatBuffer acc = span.slot(0);
+        int pAt = span.paramAt();
+        int gAt = span.gradientAt();
+        int accAt = span.slotAt(0);
+        for (int k = 0, n = span.length(); k < n; k++) {
+            float grad = g.get(gAt + k);
+            float a = acc.get(accAt + k) + grad * grad;
+            acc.put(accAt + k, a);
+            p.put(pAt + k, p.get(pAt + k) - rate * grad / ((float) Math.sqrt(a) + eps));
+        }
     }
 
     @Override
@@ -44,19 +53,6 @@ public final class Adagrad implements Optimizer {
     @Override
     public float rowStateInitialValue() {
         return (float) initialAccumulator;
-    }
-
-    @Override
-    public void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
-        float rate = (float) schedule.rate(step);
-        float eps = (float) epsilon;
-        for (int k = 0; k < dim; k++) {
-            float g = gradient[gradientOffset + k];
-            int accAt = offset + dim + k;
-            float acc = row[accAt] + g * g;
-            row[accAt] = acc;
-            row[offset + k] -= rate * g / ((float) Math.sqrt(acc) + eps);
-        }
     }
 
     @Override

@@ -2,8 +2,7 @@ package io.jvmps.optimizer;
 
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.common.optimizer.schedule.LearningRateSchedule;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.ops.transforms.Transforms;
+import java.nio.FloatBuffer;
 
 /**
  * Adam (Kingma and Ba) with bias correction:
@@ -31,41 +30,37 @@ public final class Adam implements Optimizer {
         return OptimizerState.zeros(2, length);
     }
 
+    /** Lazy for rows: {@code step} is the row's own update count, so bias correction follows each row's history. */
     @Override
-    public void apply(INDArray param, INDArray gradient, OptimizerState state, long step) {
-        INDArray m = state.slot(0);
-        INDArray v = state.slot(1);
-        m.muli(beta1).addi(gradient.mul(1 - beta1));
-        v.muli(beta2).addi(gradient.muli(gradient).muli(1 - beta2));
-        double bias1 = 1 - Math.pow(beta1, step);
-        double bias2 = 1 - Math.pow(beta2, step);
-        INDArray denominator = Transforms.sqrt(v, true).divi(Math.sqrt(bias2)).addi(epsilon);
-        param.subi(m.div(denominator).muli(schedule.rate(step) / bias1));
+    public void update(UpdateSpan span, long step) {
+        float b1 = (float) beta1;
+        float b2 = (float) beta2;
+        float c1 = (float) (1 - beta1); // in double first: 1 - 0.999f is 0.00099998713
+        float c2 = (float) (1 - beta2);
+        float sqrtBias2 = (float) Math.sqrt(1 - Math.pow(beta2, step));
+        float scale = (float) (schedule.rate(step) / (1 - Math.pow(beta1, step)));
+        float eps = (float) epsilon;
+        FloatBuffer p = span.param();
+        FloatBuffer g = span.gradient();
+        FloatBuffer m = span.slot(0);
+        FloatBuffer v = span.slot(1);
+        int pAt = span.paramAt();
+        int gAt = span.gradientAt();
+        int mAt = span.slotAt(0);
+        int vAt = span.slotAt(1);
+        for (int k = 0, n = span.length(); k < n; k++) {
+            float grad = g.get(gAt + k);
+            float mk = b1 * m.get(mAt + k) + c1 * grad;
+            float vk = b2 * v.get(vAt + k) + c2 * grad * grad;
+            m.put(mAt + k, mk);
+            v.put(vAt + k, vk);
+            p.put(pAt + k, p.get(pAt + k) - scale * mk / ((float) Math.sqrt(vk) / sqrtBias2 + eps));
+        }
     }
 
     @Override
     public int rowStateSlots() {
         return 2;
-    }
-
-    /** Lazy Adam: {@code step} is the row's own update count, so bias correction follows each row's history. */
-    @Override
-    public void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
-        float b1 = (float) beta1;
-        float b2 = (float) beta2;
-        float sqrtBias2 = (float) Math.sqrt(1 - Math.pow(beta2, step));
-        float scale = (float) (schedule.rate(step) / (1 - Math.pow(beta1, step)));
-        float eps = (float) epsilon;
-        for (int k = 0; k < dim; k++) {
-            float g = gradient[gradientOffset + k];
-            int mAt = offset + dim + k;
-            int vAt = mAt + dim;
-            float m = b1 * row[mAt] + (1 - b1) * g;
-            float v = b2 * row[vAt] + (1 - b2) * g * g;
-            row[mAt] = m;
-            row[vAt] = v;
-            row[offset + k] -= scale * m / ((float) Math.sqrt(v) / sqrtBias2 + eps);
-        }
     }
 
     @Override

@@ -2,8 +2,7 @@ package io.jvmps.optimizer;
 
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.common.optimizer.schedule.LearningRateSchedule;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.ops.transforms.Transforms;
+import java.nio.FloatBuffer;
 
 /**
  * FTRL-Proximal (McMahan et al., "Ad Click Prediction: a View from the Trenches", 2013, Algorithm 1),
@@ -41,44 +40,35 @@ public final class Ftrl implements Optimizer {
     }
 
     @Override
-    public void apply(INDArray param, INDArray gradient, OptimizerState state, long step) {
+    public void update(UpdateSpan span, long step) {
         double alpha = schedule.rate(step);
-        INDArray z = state.slot(0);
-        INDArray n = state.slot(1);
-        INDArray sqrtOld = Transforms.sqrt(n, true);
-        n.addi(gradient.mul(gradient));
-        INDArray sqrtNew = Transforms.sqrt(n, true);
-        INDArray sigma = sqrtNew.sub(sqrtOld).divi(alpha);
-        z.addi(gradient.subi(sigma.muli(param)));
-        INDArray denominator = sqrtNew.addi(beta).divi(alpha).addi(l2);
-        INDArray clipped = Transforms.min(Transforms.max(z, -l1, true), l1, false);
-        param.assign(clipped.subi(z).divi(denominator));
+        FloatBuffer w = span.param();
+        FloatBuffer g = span.gradient();
+        FloatBuffer z = span.slot(0);
+        FloatBuffer n = span.slot(1);
+        int wAt = span.paramAt();
+        int gAt = span.gradientAt();
+        int zAt = span.slotAt(0);
+        int nAt = span.slotAt(1);
+        for (int k = 0, len = span.length(); k < len; k++) {
+            float grad = g.get(gAt + k);
+            float nOld = n.get(nAt + k);
+            float sqrtOld = (float) Math.sqrt(nOld);
+            float nk = nOld + grad * grad;
+            float sqrtNew = (float) Math.sqrt(nk);
+            float sigma = (float) ((sqrtNew - sqrtOld) / alpha);
+            float zk = z.get(zAt + k) + grad - sigma * w.get(wAt + k);
+            z.put(zAt + k, zk);
+            n.put(nAt + k, nk);
+            float denominator = (float) ((sqrtNew + beta) / alpha + l2);
+            float clipped = (float) Math.min(Math.max(zk, -l1), l1);
+            w.put(wAt + k, (clipped - zk) / denominator);
+        }
     }
 
     @Override
     public int rowStateSlots() {
         return 2;
-    }
-
-    @Override
-    public void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
-        double alpha = schedule.rate(step);
-        for (int k = 0; k < dim; k++) {
-            float g = gradient[gradientOffset + k];
-            int wAt = offset + k;
-            int zAt = offset + dim + k;
-            int nAt = zAt + dim;
-            float sqrtOld = (float) Math.sqrt(row[nAt]);
-            float n = row[nAt] + g * g;
-            float sqrtNew = (float) Math.sqrt(n);
-            float sigma = (float) ((sqrtNew - sqrtOld) / alpha);
-            float z = row[zAt] + g - sigma * row[wAt];
-            row[zAt] = z;
-            row[nAt] = n;
-            float denominator = (float) ((sqrtNew + beta) / alpha + l2);
-            float clipped = (float) Math.min(Math.max(z, -l1), l1);
-            row[wAt] = (clipped - z) / denominator;
-        }
     }
 
     @Override

@@ -2,7 +2,7 @@ package io.jvmps.optimizer;
 
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.common.optimizer.schedule.LearningRateSchedule;
-import org.nd4j.linalg.api.ndarray.INDArray;
+import java.nio.FloatBuffer;
 
 /**
  * SGD with momentum: {@code v = mu*v + g; p -= lr_t*v}, or with Nesterov {@code p -= lr_t*(g + mu*v)}
@@ -28,33 +28,27 @@ public final class Momentum implements Optimizer {
     }
 
     @Override
-    public void apply(INDArray param, INDArray gradient, OptimizerState state, long step) {
-        double rate = schedule.rate(step);
-        INDArray v = state.slot(0);
-        v.muli(mu).addi(gradient);
-        if (nesterov) {
-            param.subi(gradient.addi(v.mul(mu)).muli(rate));
-        } else {
-            param.subi(v.mul(rate));
+    public void update(UpdateSpan span, long step) {
+        float rate = (float) schedule.rate(step);
+        float m = (float) mu;
+        boolean ahead = nesterov;
+        FloatBuffer p = span.param();
+        FloatBuffer g = span.gradient();
+        FloatBuffer v = span.slot(0);
+        int pAt = span.paramAt();
+        int gAt = span.gradientAt();
+        int vAt = span.slotAt(0);
+        for (int k = 0, n = span.length(); k < n; k++) {
+            float grad = g.get(gAt + k);
+            float vk = m * v.get(vAt + k) + grad;
+            v.put(vAt + k, vk);
+            p.put(pAt + k, p.get(pAt + k) - rate * (ahead ? grad + m * vk : vk));
         }
     }
 
     @Override
     public int rowStateSlots() {
         return 1;
-    }
-
-    @Override
-    public void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
-        float rate = (float) schedule.rate(step);
-        float m = (float) mu;
-        for (int k = 0; k < dim; k++) {
-            float g = gradient[gradientOffset + k];
-            int vAt = offset + dim + k;
-            float v = m * row[vAt] + g;
-            row[vAt] = v;
-            row[offset + k] -= rate * (nesterov ? g + m * v : v);
-        }
     }
 
     @Override

@@ -17,15 +17,29 @@ public interface Optimizer {
     OptimizerState newState(int length);
 
     /**
-     * Updates {@code param} in place.
+     * The update itself, element by element in one pass over the span (the parameter, the gradient and
+     * the state slots are each read once and written once): the one implementation of this optimizer's
+     * arithmetic, for dense slices and sparse rows alike. Spans over disjoint ranges of one slice may be
+     * updated concurrently.
      *
-     * @param param    the slice's values, float32, length n
-     * @param gradient the gradient, same length; may be overwritten (the caller owns it)
+     * @param span the elements to update; the gradient is not modified
+     * @param step number of updates applied to this slice (or row) including this one, starting at 1; also
+     *             the update count given to the learning-rate schedule
+     */
+    void update(UpdateSpan span, long step);
+
+    /**
+     * Updates the whole of {@code param} in place ({@link #update} over every element).
+     *
+     * @param param    the slice's values, a whole 1-D float32 array of length n (not a view)
+     * @param gradient the gradient, same length; not modified
      * @param state    the slice's state from {@link #newState(int)}
      * @param step     number of updates applied to this slice including this one, starting at 1; also
      *                 the update count given to the learning-rate schedule
      */
-    void apply(INDArray param, INDArray gradient, OptimizerState state, long step);
+    default void apply(INDArray param, INDArray gradient, OptimizerState state, long step) {
+        update(UpdateSpan.dense(param, gradient, state, 0, (int) param.length()), step);
+    }
 
     /**
      * Number of state vectors a sparse-table row keeps beside its values (0 for SGD, 1 for MOMENTUM and
@@ -51,7 +65,9 @@ public interface Optimizer {
      * @param gradientOffset index of the gradient's first element
      * @param step           updates applied to this row including this one, from 1 (bias correction and schedule)
      */
-    void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step);
+    default void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
+        update(UpdateSpan.row(row, offset, dim, rowStateSlots(), gradient, gradientOffset), step);
+    }
 
     /** @return a short description with hyper-parameters and schedule, for status pages and logs */
     String describe();

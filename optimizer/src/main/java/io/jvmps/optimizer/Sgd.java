@@ -2,7 +2,7 @@ package io.jvmps.optimizer;
 
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.common.optimizer.schedule.LearningRateSchedule;
-import org.nd4j.linalg.api.ndarray.INDArray;
+import java.nio.FloatBuffer;
 
 /** Plain stochastic gradient descent: {@code p -= lr_t * g}. Keeps no state. */
 public final class Sgd implements Optimizer {
@@ -21,21 +21,20 @@ public final class Sgd implements Optimizer {
     }
 
     @Override
-    public void apply(INDArray param, INDArray gradient, OptimizerState state, long step) {
-        param.subi(gradient.muli(schedule.rate(step)));
+    public void update(UpdateSpan span, long step) {
+        float rate = (float) schedule.rate(step);
+        FloatBuffer p = span.param();
+        FloatBuffer g = span.gradient();
+        int pAt = span.paramAt();
+        int gAt = span.gradientAt();
+        for (int k = 0, n = span.length(); k < n; k++) {
+            p.put(pAt + k, p.get(pAt + k) - rate * g.get(gAt + k));
+        }
     }
 
     @Override
     public int rowStateSlots() {
         return 0;
-    }
-
-    @Override
-    public void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
-        float rate = (float) schedule.rate(step);
-        for (int k = 0; k < dim; k++) {
-            row[offset + k] -= rate * gradient[gradientOffset + k];
-        }
     }
 
     @Override

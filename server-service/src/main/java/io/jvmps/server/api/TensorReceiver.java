@@ -11,6 +11,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -151,14 +152,11 @@ final class TensorReceiver {
         return pending.data().asNio();
     }
 
-    private void requireFinite(long key, ByteBuffer data) {
-        // One native pass first: a NaN or an infinity makes the sum non-finite. Only then (or if
-        // finite values overflowed the float sum) scan in Java to name the element.
-        if (Double.isFinite(pending.sumNumber().doubleValue())) {
-            return;
-        }
-        FloatBuffer floats = data.asFloatBuffer();
-        for (int i = 0, n = floats.remaining(); i < n; i++) {
+    private static void requireFinite(long key, ByteBuffer data) {
+        // one pass in Java over the received bytes: no native call (whose OpenMP threads would compete with
+        // the event loops for the cores), and the first bad element is named
+        FloatBuffer floats = data.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+        for (int i = 0, n = floats.capacity(); i < n; i++) {
             float f = floats.get(i);
             if (!Float.isFinite(f)) {
                 throw new PsException(ErrorCode.NON_FINITE, "slice " + SliceKey.describe(key) + " element " + i + " is "

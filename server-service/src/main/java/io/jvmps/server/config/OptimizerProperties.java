@@ -35,6 +35,7 @@ import org.springframework.validation.annotation.Validated;
  * @param gamma              decay factor in (0, 1] (STEP)
  * @param totalSteps         length of the cosine decay in updates after the warm-up, &gt;= 1 when COSINE
  * @param minLearningRate    rate at the end of the cosine decay, in [0, learning-rate] (COSINE)
+ * @param threads            threads one dense slice update may use, &gt;= 0; 0 = one per core
  */
 @Validated
 @ConfigurationProperties("ps.optimizer")
@@ -93,7 +94,15 @@ public record OptimizerProperties(
         long totalSteps,
         @DefaultValue("0")
         @PositiveOrZero(message = "ps.optimizer.min-learning-rate must be in [0, ps.optimizer.learning-rate]")
-        double minLearningRate) {
+        double minLearningRate,
+        @DefaultValue("0")
+        @PositiveOrZero(message = "ps.optimizer.threads must be >= 0 (0 = one per core)")
+        int threads) {
+
+    /** @return {@link #threads()}, with 0 resolved to the number of cores */
+    public int resolvedThreads() {
+        return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
+    }
 
     /** @return the hyper-parameters as the optimizer package sees them */
     public OptimizerSettings settings() {

@@ -49,9 +49,10 @@ public class ServerConfiguration {
         return new DenseStore();
     }
 
-    @Bean
+    /** The dense update rule; a slice of several MiB is updated on {@code ps.optimizer.threads} threads. */
+    @Bean(destroyMethod = "close")
     Optimizer optimizer(OptimizerProperties props) {
-        return props.type().create(props.settings());
+        return new io.jvmps.optimizer.ParallelOptimizer(props.type().create(props.settings()), props.resolvedThreads());
     }
 
     @Bean
