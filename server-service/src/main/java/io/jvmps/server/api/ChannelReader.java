@@ -55,8 +55,19 @@ public final class ChannelReader {
      * @return every tensor of the channel, once it completed and all were valid
      */
     public Mono<List<ReceivedTensor>> read(Flux<DataBuffer> inbound, ToIntFunction<TensorChunk> expectedLength) {
+        return read(inbound, expectedLength, ReceiveBuffers.FRESH);
+    }
+
+    /**
+     * @param inbound        the channel's frames
+     * @param expectedLength validates a tensor's first chunk and returns its required element count
+     * @param buffers        the array each tensor is received into
+     * @return every tensor of the channel, once it completed and all were valid
+     */
+    Mono<List<ReceivedTensor>> read(Flux<DataBuffer> inbound, ToIntFunction<TensorChunk> expectedLength,
+                                    ReceiveBuffers buffers) {
         return Mono.defer(() -> {
-            TensorReceiver receiver = new TensorReceiver(maxTensorBytes, expectedLength, budget);
+            TensorReceiver receiver = new TensorReceiver(maxTensorBytes, expectedLength, budget, buffers);
             String peer = io.jvmps.common.security.PeerAddresses.current(); // the stall is reported on a timer thread
             PsException[] failure = new PsException[1];
             return inbound

@@ -89,7 +89,8 @@ public class DenseController {
     /** Route {@value Routes#DENSE_PUSH}: hands one worker's gradients for one step to the consistency policy. */
     @MessageMapping(Routes.DENSE_PUSH)
     public Mono<PushAck> push(Flux<DataBuffer> inbound) {
-        return metrics.timePush(reader.read(inbound, this::pushLength).map(tensors -> {
+        return metrics.timePush(reader.read(inbound, this::pushLength,
+                (first, length) -> store.require(first.key()).takeGradientBuffer()).map(tensors -> {
             requireSlices(tensors, "a push");
             ReceivedTensor first = tensors.get(0);
             return ledger.applyOnce(first.sender(), first.tag(), first.step(), () -> {

@@ -8,7 +8,6 @@ import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.SliceKey;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -23,7 +22,7 @@ import java.util.function.ToIntFunction;
  * Turns the chunks of one init or push channel into whole float32 tensors, validating each before
  * anything is stored: element type, expected length (via the caller's check), one step and sender
  * per stream, each key at most once, finite values. Chunk bytes are copied once, straight into the
- * native buffer of a fresh INDArray. A stream that fails, stalls or is cancelled before its tensors were
+ * native buffer of an INDArray the caller supplies (a push reuses its slice's spare gradient buffer). A stream that fails, stalls or is cancelled before its tensors were
  * handed over has them freed at once ({@link #discard()}), so its native memory does not wait for a garbage
  * collection. One receiver per channel; its methods are synchronized because a stall's timer may discard it
  * while a late frame is still being copied in.
@@ -31,6 +30,7 @@ import java.util.function.ToIntFunction;
 final class TensorReceiver {
     private final TensorAssembler assembler;
     private final ToIntFunction<TensorChunk> expectedLength;
+    private final ReceiveBuffers buffers;
     private final List<ReceivedTensor> received = new ArrayList<>();
     private final Set<Long> keys = new HashSet<>();
     private INDArray pending;
@@ -44,9 +44,12 @@ final class TensorReceiver {
      * @param expectedLength given a tensor's first chunk, returns the element count it must have or
      *                       throws a {@link PsException} (UNKNOWN_KEY, SHAPE_MISMATCH)
      * @param budget         where each tensor's bytes are reserved before they are allocated
+     * @param buffers        the array each tensor is received into, owned by this receiver from then on
      */
-    TensorReceiver(long maxTensorBytes, ToIntFunction<TensorChunk> expectedLength, io.jvmps.server.store.MemoryBudget budget) {
+    TensorReceiver(long maxTensorBytes, ToIntFunction<TensorChunk> expectedLength, io.jvmps.server.store.MemoryBudget budget,
+                   ReceiveBuffers buffers) {
         this.expectedLength = expectedLength;
+        this.buffers = buffers;
         this.budget = budget;
         this.assembler = new TensorAssembler(maxTensorBytes, this::destination);
     }
@@ -148,7 +151,11 @@ final class TensorReceiver {
         }
         int length = expectedLength.applyAsInt(first);
         reserve(4L * length, first.key());
-        pending = Nd4j.createUninitialized(DataType.FLOAT, length);
+        pending = buffers.take(first, length);
+        if (pending.length() != length || pending.dataType() != DataType.FLOAT) {
+            throw new IllegalStateException("receive buffer of " + pending.length() + " " + pending.dataType()
+                    + " for slice " + SliceKey.describe(first.key()) + " of " + length + " FLOAT elements");
+        }
         return pending.data().asNio();
     }
 

@@ -18,9 +18,13 @@ final class SliceUpdater {
         this.listener = listener;
     }
 
-    /** The caller holds the slice's lock; waiters wake when it releases it. */
+    /**
+     * The caller holds the slice's lock; waiters wake when it releases it. The gradient goes back to the slice
+     * for the next push to be received into, so the caller must not keep it.
+     */
     void apply(DenseSlice slice, INDArray gradient) {
         optimizer.apply(slice.values(), gradient, slice.optimizerState(optimizer::newState), slice.version() + 1);
+        slice.recycle(gradient);
         slice.advanceVersion();
         applied.increment();
         listener.updated(slice);

@@ -25,10 +25,19 @@ final class StepAccumulator {
         return ranks.get(rank);
     }
 
-    /** Adds a gradient; the first one is kept as the running sum (the push owns it). */
-    void add(int rank, INDArray gradient) {
-        sum = sum == null ? gradient : sum.addi(gradient);
+    /**
+     * Adds a gradient; the first one is kept as the running sum (the push owns it).
+     *
+     * @return true when {@code gradient} was only read (added into the sum) and may be reused
+     */
+    boolean add(int rank, INDArray gradient) {
         ranks.set(rank);
+        if (sum == null) {
+            sum = gradient;
+            return false;
+        }
+        sum.addi(gradient);
+        return true;
     }
 
     /** @return true when every rank in {@code needed} has pushed */

@@ -119,7 +119,9 @@ public final class SyncPolicy implements ConsistencyPolicy {
         DenseSlice slice = g.slice();
         StepAccumulator acc = pending.compute(slice.key(),
                 (k, old) -> old != null && old.step() == push.step() ? old : new StepAccumulator(push.step()));
-        acc.add(push.sender(), g.gradient());
+        if (acc.add(push.sender(), g.gradient())) {
+            slice.recycle(g.gradient());
+        }
         if (acc.covers(live.expectedAt(acc.step()))) {
             pending.remove(slice.key());
             updater.apply(slice, acc.mean());

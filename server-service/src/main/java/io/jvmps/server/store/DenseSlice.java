@@ -29,6 +29,8 @@ public final class DenseSlice {
     private final List<Waiter> waiters = new ArrayList<>();
     private volatile long version;
     private OptimizerState optimizerState;
+    private final Object spareLock = new Object();
+    private INDArray spare; // a gradient buffer whose update was applied, ready for the next push (guarded by spareLock)
 
     private record Waiter(long minVersion, CompletableFuture<Void> done) {
     }
@@ -112,6 +114,42 @@ public final class DenseSlice {
             optimizerState = factory.apply(length);
         }
         return optimizerState;
+    }
+
+    /**
+     * A buffer for receiving one gradient of this slice: the one kept by {@link #recycle} if there is one
+     * (its contents are stale: the receiver overwrites every element), else a new one. Reusing it spares
+     * every push the allocation and page faults of fresh native memory. Thread-safe, lock-free for the caller.
+     *
+     * @return a float32 array of {@link #length()} elements, owned by the caller
+     */
+    public INDArray takeGradientBuffer() {
+        synchronized (spareLock) {
+            INDArray kept = spare;
+            spare = null;
+            if (kept != null) {
+                return kept;
+            }
+        }
+        return org.nd4j.linalg.factory.Nd4j.createUninitialized(org.nd4j.linalg.api.buffer.DataType.FLOAT, length);
+    }
+
+    /**
+     * Keeps a gradient buffer whose update was applied for the next {@link #takeGradientBuffer()}: at most one
+     * per slice, so a slice holds at most its own length in spare memory; another is left to the garbage
+     * collector. The caller must not use {@code gradient} afterwards. Thread-safe.
+     *
+     * @param gradient a float32 array of {@link #length()} elements that nothing else references
+     */
+    public void recycle(INDArray gradient) {
+        if (gradient.length() != length || gradient.wasClosed()) {
+            return;
+        }
+        synchronized (spareLock) {
+            if (spare == null) {
+                spare = gradient;
+            }
+        }
     }
 
     /** Counts one applied update. The caller must hold the lock; waiters wake on {@link #unlock()}. */

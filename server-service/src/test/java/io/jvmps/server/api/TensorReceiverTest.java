@@ -16,7 +16,7 @@ class TensorReceiverTest {
     private final MemoryBudget budget = new MemoryBudget(1 << 20);
 
     private TensorReceiver receiver() {
-        return new TensorReceiver(1 << 20, first -> (int) first.totalElements(), budget);
+        return new TensorReceiver(1 << 20, first -> (int) first.totalElements(), budget, ReceiveBuffers.FRESH);
     }
 
     private static TensorChunk chunk(long key, long total, int count) {

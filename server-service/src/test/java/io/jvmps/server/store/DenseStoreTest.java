@@ -83,4 +83,27 @@ class DenseStoreTest {
             snap.release();
         }
     }
+
+    @Test
+    void aSliceKeepsOneSpareGradientBufferForTheNextPush() {
+        DenseStore store = new DenseStore();
+        store.initialize(Map.of(K, Nd4j.createFromArray(1f, 2f, 3f)));
+        DenseSlice slice = store.require(K);
+        INDArray first = slice.takeGradientBuffer();
+        INDArray second = slice.takeGradientBuffer();
+        assertThat(first.length()).isEqualTo(3);
+        assertThat(second).isNotSameAs(first); // nothing kept yet: two new buffers
+
+        slice.recycle(first);
+        slice.recycle(second); // one spare at most: this one is left to the garbage collector
+        slice.recycle(Nd4j.create(DataType.FLOAT, 4)); // another length is never kept
+        assertThat(slice.takeGradientBuffer()).isSameAs(first);
+        INDArray fresh = slice.takeGradientBuffer();
+        assertThat(fresh).isNotSameAs(first).isNotSameAs(second);
+
+        INDArray closed = Nd4j.create(DataType.FLOAT, 3);
+        closed.close();
+        slice.recycle(closed); // a freed buffer is never handed out again
+        assertThat(slice.takeGradientBuffer()).isNotSameAs(closed);
+    }
 }
