@@ -34,14 +34,23 @@ public final class Adagrad implements Optimizer {
         FloatBuffer p = span.param();
         FloatBuffer g = span.gradient();
         FloatBuffer acc = span.slot(0);
-        int pAt = span.paramAt();
-        int gAt = span.gradientAt();
-        int accAt = span.slotAt(0);
-        for (int k = 0, n = span.length(); k < n; k++) {
-            float grad = g.get(gAt + k);
-            float a = acc.get(accAt + k) + grad * grad;
-            acc.put(accAt + k, a);
-            p.put(pAt + k, p.get(pAt + k) - rate * grad / ((float) Math.sqrt(a) + eps));
+        Blocks b = Blocks.local(3);
+        float[] pb = b.array(0);
+        float[] gb = b.array(1);
+        float[] ab = b.array(2);
+        for (int done = 0, n = span.length(); done < n; done += Blocks.SIZE) {
+            int len = Math.min(Blocks.SIZE, n - done);
+            p.get(span.paramAt() + done, pb, 0, len);
+            g.get(span.gradientAt() + done, gb, 0, len);
+            acc.get(span.slotAt(0) + done, ab, 0, len);
+            for (int k = 0; k < len; k++) {
+                float grad = gb[k];
+                float a = ab[k] + grad * grad;
+                ab[k] = a;
+                pb[k] -= rate * grad / ((float) Math.sqrt(a) + eps);
+            }
+            p.put(span.paramAt() + done, pb, 0, len);
+            acc.put(span.slotAt(0) + done, ab, 0, len);
         }
     }
 

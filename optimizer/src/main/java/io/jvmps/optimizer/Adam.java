@@ -44,17 +44,28 @@ public final class Adam implements Optimizer {
         FloatBuffer g = span.gradient();
         FloatBuffer m = span.slot(0);
         FloatBuffer v = span.slot(1);
-        int pAt = span.paramAt();
-        int gAt = span.gradientAt();
-        int mAt = span.slotAt(0);
-        int vAt = span.slotAt(1);
-        for (int k = 0, n = span.length(); k < n; k++) {
-            float grad = g.get(gAt + k);
-            float mk = b1 * m.get(mAt + k) + c1 * grad;
-            float vk = b2 * v.get(vAt + k) + c2 * grad * grad;
-            m.put(mAt + k, mk);
-            v.put(vAt + k, vk);
-            p.put(pAt + k, p.get(pAt + k) - scale * mk / ((float) Math.sqrt(vk) / sqrtBias2 + eps));
+        Blocks b = Blocks.local(4);
+        float[] pb = b.array(0);
+        float[] gb = b.array(1);
+        float[] mb = b.array(2);
+        float[] vb = b.array(3);
+        for (int done = 0, n = span.length(); done < n; done += Blocks.SIZE) {
+            int len = Math.min(Blocks.SIZE, n - done);
+            p.get(span.paramAt() + done, pb, 0, len);
+            g.get(span.gradientAt() + done, gb, 0, len);
+            m.get(span.slotAt(0) + done, mb, 0, len);
+            v.get(span.slotAt(1) + done, vb, 0, len);
+            for (int k = 0; k < len; k++) {
+                float grad = gb[k];
+                float mk = b1 * mb[k] + c1 * grad;
+                float vk = b2 * vb[k] + c2 * grad * grad;
+                mb[k] = mk;
+                vb[k] = vk;
+                pb[k] = pb[k] - scale * mk / ((float) Math.sqrt(vk) / sqrtBias2 + eps);
+            }
+            p.put(span.paramAt() + done, pb, 0, len);
+            m.put(span.slotAt(0) + done, mb, 0, len);
+            v.put(span.slotAt(1) + done, vb, 0, len);
         }
     }
 

@@ -46,23 +46,34 @@ public final class Ftrl implements Optimizer {
         FloatBuffer g = span.gradient();
         FloatBuffer z = span.slot(0);
         FloatBuffer n = span.slot(1);
-        int wAt = span.paramAt();
-        int gAt = span.gradientAt();
-        int zAt = span.slotAt(0);
-        int nAt = span.slotAt(1);
-        for (int k = 0, len = span.length(); k < len; k++) {
-            float grad = g.get(gAt + k);
-            float nOld = n.get(nAt + k);
-            float sqrtOld = (float) Math.sqrt(nOld);
-            float nk = nOld + grad * grad;
-            float sqrtNew = (float) Math.sqrt(nk);
-            float sigma = (float) ((sqrtNew - sqrtOld) / alpha);
-            float zk = z.get(zAt + k) + grad - sigma * w.get(wAt + k);
-            z.put(zAt + k, zk);
-            n.put(nAt + k, nk);
-            float denominator = (float) ((sqrtNew + beta) / alpha + l2);
-            float clipped = (float) Math.min(Math.max(zk, -l1), l1);
-            w.put(wAt + k, (clipped - zk) / denominator);
+        Blocks b = Blocks.local(4);
+        float[] wb = b.array(0);
+        float[] gb = b.array(1);
+        float[] zb = b.array(2);
+        float[] nb = b.array(3);
+        for (int done = 0, total = span.length(); done < total; done += Blocks.SIZE) {
+            int len = Math.min(Blocks.SIZE, total - done);
+            w.get(span.paramAt() + done, wb, 0, len);
+            g.get(span.gradientAt() + done, gb, 0, len);
+            z.get(span.slotAt(0) + done, zb, 0, len);
+            n.get(span.slotAt(1) + done, nb, 0, len);
+            for (int k = 0; k < len; k++) {
+                float grad = gb[k];
+                float nOld = nb[k];
+                float sqrtOld = (float) Math.sqrt(nOld);
+                float nk = nOld + grad * grad;
+                float sqrtNew = (float) Math.sqrt(nk);
+                float sigma = (float) ((sqrtNew - sqrtOld) / alpha);
+                float zk = zb[k] + grad - sigma * wb[k];
+                zb[k] = zk;
+                nb[k] = nk;
+                float denominator = (float) ((sqrtNew + beta) / alpha + l2);
+                float clipped = (float) Math.min(Math.max(zk, -l1), l1);
+                wb[k] = (clipped - zk) / denominator;
+            }
+            w.put(span.paramAt() + done, wb, 0, len);
+            z.put(span.slotAt(0) + done, zb, 0, len);
+            n.put(span.slotAt(1) + done, nb, 0, len);
         }
     }
 

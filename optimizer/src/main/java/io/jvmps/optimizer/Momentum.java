@@ -31,18 +31,34 @@ public final class Momentum implements Optimizer {
     public void update(UpdateSpan span, long step) {
         float rate = (float) schedule.rate(step);
         float m = (float) mu;
-        boolean ahead = nesterov;
         FloatBuffer p = span.param();
         FloatBuffer g = span.gradient();
         FloatBuffer v = span.slot(0);
-        int pAt = span.paramAt();
-        int gAt = span.gradientAt();
-        int vAt = span.slotAt(0);
-        for (int k = 0, n = span.length(); k < n; k++) {
-            float grad = g.get(gAt + k);
-            float vk = m * v.get(vAt + k) + grad;
-            v.put(vAt + k, vk);
-            p.put(pAt + k, p.get(pAt + k) - rate * (ahead ? grad + m * vk : vk));
+        Blocks b = Blocks.local(3);
+        float[] pb = b.array(0);
+        float[] gb = b.array(1);
+        float[] vb = b.array(2);
+        for (int done = 0, n = span.length(); done < n; done += Blocks.SIZE) {
+            int len = Math.min(Blocks.SIZE, n - done);
+            p.get(span.paramAt() + done, pb, 0, len);
+            g.get(span.gradientAt() + done, gb, 0, len);
+            v.get(span.slotAt(0) + done, vb, 0, len);
+            if (nesterov) { // two loops, so that neither branches per element
+                for (int k = 0; k < len; k++) {
+                    float grad = gb[k];
+                    float vk = m * vb[k] + grad;
+                    vb[k] = vk;
+                    pb[k] -= rate * (grad + m * vk);
+                }
+            } else {
+                for (int k = 0; k < len; k++) {
+                    float vk = m * vb[k] + gb[k];
+                    vb[k] = vk;
+                    pb[k] -= rate * vk;
+                }
+            }
+            p.put(span.paramAt() + done, pb, 0, len);
+            v.put(span.slotAt(0) + done, vb, 0, len);
         }
     }
 

@@ -25,10 +25,17 @@ public final class Sgd implements Optimizer {
         float rate = (float) schedule.rate(step);
         FloatBuffer p = span.param();
         FloatBuffer g = span.gradient();
-        int pAt = span.paramAt();
-        int gAt = span.gradientAt();
-        for (int k = 0, n = span.length(); k < n; k++) {
-            p.put(pAt + k, p.get(pAt + k) - rate * g.get(gAt + k));
+        Blocks b = Blocks.local(2);
+        float[] pb = b.array(0);
+        float[] gb = b.array(1);
+        for (int done = 0, n = span.length(); done < n; done += Blocks.SIZE) {
+            int len = Math.min(Blocks.SIZE, n - done);
+            p.get(span.paramAt() + done, pb, 0, len);
+            g.get(span.gradientAt() + done, gb, 0, len);
+            for (int k = 0; k < len; k++) {
+                pb[k] -= rate * gb[k];
+            }
+            p.put(span.paramAt() + done, pb, 0, len);
         }
     }
 

@@ -1,0 +1,32 @@
+package io.jvmps.optimizer;
+
+/**
+ * Per-thread scratch arrays an update loop copies a block of each operand into, so that the arithmetic runs
+ * over plain {@code float[]} arrays, which the JIT compiles to SIMD instructions (it does not for buffer
+ * accesses). Each thread has its own; a loop must not call another that uses them.
+ */
+final class Blocks {
+    /** Elements per block: four operands of 16 KiB stay in the core's cache. */
+    static final int SIZE = 4096;
+    private static final ThreadLocal<Blocks> LOCAL = ThreadLocal.withInitial(Blocks::new);
+
+    private float[][] arrays = new float[0][];
+
+    /** @return this thread's scratch with at least {@code count} arrays of {@link #SIZE} */
+    static Blocks local(int count) {
+        Blocks b = LOCAL.get();
+        if (b.arrays.length < count) {
+            float[][] more = new float[count][];
+            for (int i = 0; i < count; i++) {
+                more[i] = i < b.arrays.length ? b.arrays[i] : new float[SIZE];
+            }
+            b.arrays = more;
+        }
+        return b;
+    }
+
+    /** @return scratch array {@code i} */
+    float[] array(int i) {
+        return arrays[i];
+    }
+}
