@@ -6,7 +6,8 @@ import java.util.function.IntPredicate;
 /**
  * Least recently used first: a doubly linked list over slot numbers (two int arrays, no per-entry
  * objects), most recent at the head. Touch is O(1); a victim is found from the tail, skipping pinned
- * slots, which were touched by the current batch and so sit near the head.
+ * slots, which were touched by the current batch and so sit near the head. A victim leaves the list
+ * until its slot is touched again, so evicting k rows for one batch walks O(k) links, not O(k^2).
  */
 final class LruOrder implements SlotOrder {
     private final int[] prev;
@@ -47,6 +48,7 @@ final class LruOrder implements SlotOrder {
     public int victim(IntPredicate pinned) {
         for (int s = tail; s >= 0; s = prev[s]) {
             if (!pinned.test(s)) {
+                unlink(s); // refilled and touched next: a later search must not walk over it again
                 return s;
             }
         }

@@ -13,7 +13,8 @@ interface SlotOrder {
 
     /**
      * @param pinned slots that must not be chosen
-     * @return the slot to evict: occupied, not pinned; -1 if every occupied slot is pinned
+     * @return the slot to evict: occupied, not pinned; -1 if every occupied slot is pinned. The slot leaves
+     *         the order until it is touched again (when it is refilled).
      */
     int victim(IntPredicate pinned);
 
