@@ -21,7 +21,10 @@ import java.util.regex.Pattern;
  * (also from a shutdown hook, so an aborted test run leaves no process behind).
  */
 final class LocalCluster implements AutoCloseable {
-    /** Extra JVM flags for every node, from the build (cluster-tests/pom.xml); none when run elsewhere. */
+    /**
+     * Extra JVM flags for every node, from the build (cluster-tests/pom.xml) or {@code -Dps.it.node-jvm-flags};
+     * {@code {node}} in a flag becomes the node's name (one JFR file per node).
+     */
     private static final List<String> NODE_JVM_FLAGS = Arrays.stream(
             System.getProperty("ps.it.node-jvm-flags", "").trim().split("\\s+")).filter(f -> !f.isEmpty()).toList();
     private static final Pattern HTTP_PORT = Pattern.compile("Netty started on port (\\d+)");
@@ -143,7 +146,7 @@ final class LocalCluster implements AutoCloseable {
         LaunchJars.Launch launch = LaunchJars.forModule(jarDir, module, NODE_JVM_FLAGS);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 heap, "-Dorg.bytedeco.javacpp.maxbytes=2g", "-Dorg.bytedeco.javacpp.maxphysicalbytes=3g"));
-        command.addAll(NODE_JVM_FLAGS);
+        NODE_JVM_FLAGS.forEach(flag -> command.add(flag.replace("{node}", name))); // e.g. a JFR file per node
         command.addAll(launch.flags());
         command.addAll(List.of("-jar", launch.jar().toString()));
         command.addAll(args);

@@ -56,7 +56,7 @@ class TransportBenchmark {
 
     @Test
     void pushAndPullAgainstARawSocketEcho() throws Exception {
-        List<Case> cases = List.of(new Case("1 MB", 250_000, "SGD"), new Case("10 MB", 2_500_000, "SGD"),
+        List<Case> cases = List.of(new Case("64 KB", 16_000, "SGD"), new Case("1 MB", 250_000, "SGD"), new Case("10 MB", 2_500_000, "SGD"),
                 new Case("40 MB", 10_000_000, "SGD"), new Case("40 MB", 10_000_000, "ADAM"));
         String only = System.getProperty("transport.case", ""); // e.g. "1 MB SGD"
         for (Case c : cases) {
