@@ -397,9 +397,27 @@ public final class EmbeddingCacheManager implements AutoCloseable {
          * (a repeated id receives every position's delta).
          */
         public void add(int position, float[] delta, int offset) {
+            addScaled(position, 1f, delta, offset);
+        }
+
+        /**
+         * Adds {@code scale * rows} to every position's row ({@code rows}: {@code size() * dim} floats,
+         * row-major, as {@link #gather} gives them) and marks them dirty: one local SGD step is
+         * {@code addToAll(-learningRate, gradients)}.
+         */
+        public void addToAll(float scale, float[] rows) {
+            if (rows.length != slots.length * dim) {
+                throw new IllegalArgumentException(rows.length + " values for " + slots.length + " rows of dim " + dim);
+            }
+            for (int position = 0; position < slots.length; position++) {
+                addScaled(position, scale, rows, position * dim);
+            }
+        }
+
+        private void addScaled(int position, float scale, float[] rows, int offset) {
             int at = slots[position] * dim;
             for (int k = 0; k < dim; k++) {
-                values[at + k] += delta[offset + k];
+                values[at + k] += scale * rows[offset + k];
             }
             dirty[slots[position]] = true;
         }

@@ -95,6 +95,22 @@ class EmbeddingCacheManagerTest {
     }
 
     @Test
+    void addToAllScalesEveryPositionsRowsAndARepeatedIdReceivesEach() {
+        EmbeddingCacheManager cache = cache(4, EvictionPolicy.LRU);
+        float[] five = store.row(5).clone();
+        float[] seven = store.row(7).clone();
+        EmbeddingCacheManager.Batch batch = cache.lookup(new long[] {5, 7, 5});
+        batch.addToAll(-0.5f, new float[] {2, 2, 2, 4, 4, 4, 6, 6, 6});
+        float[] out = new float[3 * DIM];
+        batch.gather(out);
+        assertThat(out[0]).isCloseTo(five[0] - 1 - 3, within(1e-6f));
+        assertThat(out[DIM]).isCloseTo(seven[0] - 2, within(1e-6f));
+        assertThatThrownBy(() -> batch.addToAll(1f, new float[8])).hasMessageContaining("8 values for 3 rows of dim 3");
+        cache.close();
+        assertThat(store.writes.get(0)).containsExactlyInAnyOrder(5, 7);
+    }
+
+    @Test
     void aBatchLargerThanTheCacheIsRefusedClearly() {
         EmbeddingCacheManager cache = cache(2, EvictionPolicy.LRU);
         assertThatThrownBy(() -> cache.lookup(new long[] {1, 2, 3, 1}))

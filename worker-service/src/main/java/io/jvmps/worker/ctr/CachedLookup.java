@@ -44,14 +44,7 @@ public final class CachedLookup implements EmbeddingLookup {
 
     @Override
     public void update(long step, float[] gradient) {
-        int dim = cache.dim();
-        float[] delta = new float[gradient.length];
-        for (int i = 0; i < delta.length; i++) {
-            delta[i] = -learningRate * gradient[i];
-        }
-        for (int position = 0; position < last.size(); position++) {
-            last.add(position, delta, position * dim);
-        }
+        last.addToAll(-learningRate, gradient);
     }
 
     @Override

@@ -120,9 +120,9 @@ public final class WideDeepModel {
     public Step step(float[] wide, float[] deep, float[] labels) {
         int n = labels.length;
         Map<String, INDArray> inputs = Map.of(
-                WIDE, Nd4j.create(wide, new long[] {n, wideWidth}, 'c'),
-                DEEP, Nd4j.create(deep, new long[] {n, deepWidth}, 'c'),
-                LABEL, Nd4j.create(labels, new long[] {n, 1}, 'c'));
+                WIDE, FloatArrays.toNd4j(wide, n, wideWidth),
+                DEEP, FloatArrays.toNd4j(deep, n, deepWidth),
+                LABEL, FloatArrays.toNd4j(labels, n, 1));
         List<String> wanted = new ArrayList<>(NAMES);
         wanted.add(WIDE);
         wanted.add(DEEP);
@@ -130,15 +130,15 @@ public final class WideDeepModel {
         Map<String, INDArray> grads = result.getGradients();
         INDArray[] dense = NAMES.stream().map(grads::get).toArray(INDArray[]::new);
         return new Step(result.getOutputs().get(LOSS).getDouble(0), dense,
-                grads.get(WIDE).dup('c').data().asFloat(), grads.get(DEEP).dup('c').data().asFloat());
+                FloatArrays.toFloats(grads.get(WIDE)), FloatArrays.toFloats(grads.get(DEEP)));
     }
 
     /** @return the click probability of each of the {@code n} examples */
     public float[] predict(float[] wide, float[] deep, int n) {
         Map<String, INDArray> inputs = Map.of(
-                WIDE, Nd4j.create(wide, new long[] {n, wideWidth}, 'c'),
-                DEEP, Nd4j.create(deep, new long[] {n, deepWidth}, 'c'));
-        return sd.output(inputs, PROBABILITY).get(PROBABILITY).dup('c').data().asFloat();
+                WIDE, FloatArrays.toNd4j(wide, n, wideWidth),
+                DEEP, FloatArrays.toNd4j(deep, n, deepWidth));
+        return FloatArrays.toFloats(sd.output(inputs, PROBABILITY).get(PROBABILITY));
     }
 
     /**
