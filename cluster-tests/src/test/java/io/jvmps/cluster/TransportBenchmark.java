@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Dense push and pull between this JVM (the worker's real {@link PsClient}) and one real server process
- * (sync mode, one worker), for 1 MB, 10 MB and 40 MB tensors, each run against a raw Java socket echo of
+ * (sync mode, one worker), for 4 B and 64 KB (the fixed cost of a request), 1 MB, 10 MB and 40 MB tensors, each run against a raw Java socket echo of
  * the same bytes in the same run ({@link SocketEcho}). The 40 MB case runs with SGD and with ADAM.
  * {@code -Dtransport.runs=N} (default 3) repeats every case with its own baseline; the report gives
  * each run and the median of the runs; {@code -Dtransport.case="40 MB ADAM"} runs one case. Each case first
@@ -56,7 +56,7 @@ class TransportBenchmark {
 
     @Test
     void pushAndPullAgainstARawSocketEcho() throws Exception {
-        List<Case> cases = List.of(new Case("64 KB", 16_000, "SGD"), new Case("1 MB", 250_000, "SGD"), new Case("10 MB", 2_500_000, "SGD"),
+        List<Case> cases = List.of(new Case("4 B", 1, "SGD"), new Case("64 KB", 16_000, "SGD"), new Case("1 MB", 250_000, "SGD"), new Case("10 MB", 2_500_000, "SGD"),
                 new Case("40 MB", 10_000_000, "SGD"), new Case("40 MB", 10_000_000, "ADAM"));
         String only = System.getProperty("transport.case", ""); // e.g. "1 MB SGD"
         for (Case c : cases) {
