@@ -17,9 +17,11 @@ import java.util.concurrent.Executor;
  * the missing ones from the {@link RowStore} in one call (or takes them from a {@link #prefetch}
  * started while the previous batch computed), and makes room by evicting rows chosen by the
  * {@link EvictionPolicy}. Rows of the current batch are pinned until the next lookup and are never
- * evicted. Rows changed through {@link Batch#add} are dirty; an evicted dirty row is written back
- * before its slot is reused, and {@link #flush} writes back every dirty row (call it when training
- * ends; {@link #close} does).
+ * evicted. Rows changed through {@link Batch#add} are dirty; an evicted dirty row waits with other
+ * evicted rows until {@code writeBackRows} of them are gathered, and they go back to the store in one
+ * call (a row missed again while it waits is taken back from there, never read from the store, which
+ * does not have its change yet). {@link #flush} writes back every dirty and waiting row (call it when
+ * training ends; {@link #close} does).
  *
  * <p>Threading: one training thread calls everything. Every call into the {@link RowStore} runs on the
  * given executor, chained one after another in the order the training thread issued them, so a read of
@@ -41,6 +43,8 @@ public final class EmbeddingCacheManager implements AutoCloseable {
     private final long[] pinnedIn;
     private final SlotOrder order;
     private final Long2LongHashMap slotOf = new Long2LongHashMap(ABSENT);
+    private final PendingWriteBacks pending;
+    private final int writeBackRows;
     private int used;
     private long batch;
     private CompletableFuture<Prefetch> prefetch;
@@ -62,6 +66,21 @@ public final class EmbeddingCacheManager implements AutoCloseable {
      * @param prefetchExecutor runs the store calls (prefetch and miss reads, write-backs) off the training thread
      */
     public EmbeddingCacheManager(int dim, int capacity, EvictionPolicy policy, RowStore store, Executor prefetchExecutor) {
+        this(dim, capacity, policy, store, prefetchExecutor, 1);
+    }
+
+    /**
+     * @param writeBackRows evicted dirty rows gathered before they are written back in one store call, >= 1
+     *                      (1: each lookup writes back what it evicted)
+     * @see #EmbeddingCacheManager(int, int, EvictionPolicy, RowStore, Executor)
+     */
+    public EmbeddingCacheManager(int dim, int capacity, EvictionPolicy policy, RowStore store, Executor prefetchExecutor,
+                                 int writeBackRows) {
+        if (writeBackRows < 1) {
+            throw new IllegalArgumentException("writeBackRows must be >= 1, got " + writeBackRows);
+        }
+        this.writeBackRows = writeBackRows;
+        this.pending = new PendingWriteBacks(dim);
         if (dim < 1 || capacity < 1) {
             throw new IllegalArgumentException("dim and vocab_cache_size must be >= 1, got dim=" + dim
                     + " capacity=" + capacity);
@@ -141,7 +160,7 @@ public final class EmbeddingCacheManager implements AutoCloseable {
      */
     public void prefetch(long[] nextIds) {
         long[] unique = distinct(nextIds);
-        long[] missing = Arrays.stream(unique).filter(id -> slotOf.get(id) == ABSENT).toArray();
+        long[] missing = Arrays.stream(unique).filter(id -> slotOf.get(id) == ABSENT && !pending.contains(id)).toArray();
         if (missing.length == 0) {
             prefetch = null;
             return;
@@ -180,8 +199,9 @@ public final class EmbeddingCacheManager implements AutoCloseable {
                 : new IllegalStateException("embedding store call failed: " + cause, cause);
     }
 
-    /** Writes back every dirty row; they stay resident and clean. */
+    /** Writes back every dirty row (they stay resident and clean) and every evicted row still waiting. */
     public void flush() {
+        submitPending();
         int[] dirtySlots = new int[used];
         int count = 0;
         for (int s = 0; s < used; s++) {
@@ -239,10 +259,18 @@ public final class EmbeddingCacheManager implements AutoCloseable {
 
     private void load(long[] missing, Prefetch ready) {
         float[] rows = new float[missing.length * dim];
+        float[] taken = null;          // values as read of rows taken back from the pending write-backs
+        boolean[] fromPending = new boolean[missing.length];
         long[] toRead = new long[missing.length];
         int[] readAt = new int[missing.length];
         int reads = 0;
         for (int i = 0; i < missing.length; i++) {
+            if (pending.contains(missing[i])) {
+                taken = taken == null ? new float[missing.length * dim] : taken;
+                pending.take(missing[i], rows, taken, i * dim);
+                fromPending[i] = true;
+                continue;
+            }
             int at = ready == null ? -1 : ready.indexOf(missing[i]);
             if (at >= 0) {
                 System.arraycopy(ready.rows, at * dim, rows, i * dim, dim);
@@ -262,24 +290,35 @@ public final class EmbeddingCacheManager implements AutoCloseable {
             }
         }
         int[] slots = new int[missing.length];
-        Evicted evicted = new Evicted(missing.length);
         for (int i = 0; i < missing.length; i++) {
-            slots[i] = freeSlot(evicted);
+            slots[i] = freeSlot();
         }
-        evicted.writeBack();
+        if (pending.size() >= writeBackRows) {
+            submitPending();
+        }
         for (int i = 0; i < missing.length; i++) {
             int s = slots[i];
             System.arraycopy(rows, i * dim, values, s * dim, dim);
-            System.arraycopy(rows, i * dim, base, s * dim, dim);
+            System.arraycopy(fromPending[i] ? taken : rows, i * dim, base, s * dim, dim);
             slotIds[s] = missing[i];
-            dirty[s] = false;
+            dirty[s] = fromPending[i];
             pinnedIn[s] = batch;
             slotOf.put(missing[i], s);
             order.touch(s);
         }
     }
 
-    private int freeSlot(Evicted evicted) {
+    /** Sends every waiting evicted row back in one store call, after every earlier call. */
+    private void submitPending() {
+        if (pending.size() == 0) {
+            return;
+        }
+        PendingWriteBacks.Batch rows = pending.drain();
+        submit(() -> store.writeBack(rows.ids(), rows.current(), rows.base()));
+        writeBacks += rows.ids().length;
+    }
+
+    private int freeSlot() {
         if (used < capacity) {
             int s = used++;
             pinnedIn[s] = batch;        // reserved for this batch until filled
@@ -289,7 +328,10 @@ public final class EmbeddingCacheManager implements AutoCloseable {
         if (s < 0) {
             throw new IllegalStateException("every slot is pinned by the current batch");
         }
-        evicted.add(s);
+        if (dirty[s]) {
+            pending.add(slotIds[s], values, base, s * dim);
+            dirty[s] = false;
+        }
         slotOf.remove(slotIds[s]);
         pinnedIn[s] = batch;
         evictions++;
@@ -334,41 +376,6 @@ public final class EmbeddingCacheManager implements AutoCloseable {
                 index.put(ids[i], i);
             }
             return index;
-        }
-    }
-
-    /** Dirty rows evicted by one lookup, written back together before their slots are refilled. */
-    private final class Evicted {
-        private final long[] ids;
-        private final float[] current;
-        private final float[] before;
-        private int count;
-
-        Evicted(int most) {
-            ids = new long[most];
-            current = new float[most * dim];
-            before = new float[most * dim];
-        }
-
-        void add(int slot) {
-            if (!dirty[slot]) {
-                return;
-            }
-            ids[count] = slotIds[slot];
-            System.arraycopy(values, slot * dim, current, count * dim, dim);
-            System.arraycopy(base, slot * dim, before, count * dim, dim);
-            dirty[slot] = false;
-            count++;
-        }
-
-        void writeBack() {
-            if (count > 0) {
-                long[] written = Arrays.copyOf(ids, count);
-                float[] now = Arrays.copyOf(current, count * dim);
-                float[] then = Arrays.copyOf(before, count * dim);
-                submit(() -> store.writeBack(written, now, then));
-                writeBacks += count;
-            }
         }
     }
 

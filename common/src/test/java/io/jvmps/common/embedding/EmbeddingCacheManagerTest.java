@@ -111,6 +111,32 @@ class EmbeddingCacheManagerTest {
     }
 
     @Test
+    void evictedRowsAreWrittenBackTogetherAndARowMissedWhileWaitingKeepsItsChange() {
+        EmbeddingCacheManager cache = new EmbeddingCacheManager(DIM, 2, EvictionPolicy.LRU, store, Runnable::run, 3);
+        float[] one = store.row(1).clone();
+        float[] two = store.row(2).clone();
+        cache.lookup(new long[] {1, 2}).addToAll(1f, new float[] {1, 1, 1, 2, 2, 2});
+        cache.lookup(new long[] {3, 4}).addToAll(1f, new float[2 * DIM]);     // evicts 1 and 2: both wait
+        assertThat(store.writes).as("two evicted rows wait for a third").isEmpty();
+
+        EmbeddingCacheManager.Batch back = cache.lookup(new long[] {1, 5}); // 1 comes back; 2, 3, 4 are sent
+        assertThat(store.reads.stream().flatMapToLong(java.util.Arrays::stream)).as("1 is not read again")
+                .containsOnlyOnce(1L);
+        float[] out = new float[2 * DIM];
+        back.gather(out);
+        assertThat(out[0]).isCloseTo(one[0] + 1, within(1e-6f));
+        back.add(0, new float[] {10, 10, 10}, 0);                           // 1 changes again
+        cache.lookup(new long[] {6, 7});                                    // evicts 1 (waits) and 5 (clean)
+        assertThat(store.writes).as("one call for the rows gathered").hasSize(1);
+        assertThat(store.row(2)[0]).isCloseTo(two[0] + 2, within(1e-6f));
+
+        cache.close();
+        assertThat(store.row(1)[0]).as("both changes of 1 reached the store, once each")
+                .isCloseTo(one[0] + 11, within(1e-6f));
+        assertThat(cache.stats().writeBacks()).isEqualTo(store.writes.stream().mapToLong(w -> w.length).sum());
+    }
+
+    @Test
     void aBatchLargerThanTheCacheIsRefusedClearly() {
         EmbeddingCacheManager cache = cache(2, EvictionPolicy.LRU);
         assertThatThrownBy(() -> cache.lookup(new long[] {1, 2, 3, 1}))

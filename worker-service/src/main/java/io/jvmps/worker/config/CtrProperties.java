@@ -67,6 +67,12 @@ public class CtrProperties {
     /** Rate of the local SGD on cached rows; 0 = the servers' learning rate. */
     @DecimalMin("0")
     private double cacheLearningRate = 0;
+    /**
+     * Evicted changed rows an embedding cache gathers before it writes them back to the servers in one push
+     * per server (1 = after every lookup that evicted some); flush and a graceful shutdown send the rest.
+     */
+    @Min(1)
+    private int writeBackRows = 4096;
 
     public int getFields() { return fields; }
     public void setFields(int fields) { this.fields = fields; }
@@ -104,4 +110,6 @@ public class CtrProperties {
     public void setInitInServer(boolean initInServer) { this.initInServer = initInServer; }
     public double getCacheLearningRate() { return cacheLearningRate; }
     public void setCacheLearningRate(double cacheLearningRate) { this.cacheLearningRate = cacheLearningRate; }
+    public int getWriteBackRows() { return writeBackRows; }
+    public void setWriteBackRows(int writeBackRows) { this.writeBackRows = writeBackRows; }
 }

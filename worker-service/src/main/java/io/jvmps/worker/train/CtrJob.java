@@ -214,7 +214,7 @@ class CtrJob {
                     + "deltas; the servers' table optimizer applies only to pushes without the cache", table, rate);
         }
         EmbeddingCacheManager cache = new EmbeddingCacheManager(dim, c.getVocabCacheSize(), c.getEviction(),
-                new SparseRowStore(sparse, table, dim), prefetch);
+                new SparseRowStore(sparse, table, dim), prefetch, c.getWriteBackRows());
         cacheStats.computeIfAbsent(table, name -> {
             AtomicReference<Supplier<CacheStats>> current =
                     new AtomicReference<>(() -> CacheStats.NONE);
