@@ -2,7 +2,6 @@ package io.jvmps.optimizer;
 
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.common.optimizer.schedule.LearningRateSchedule;
-import java.nio.FloatBuffer;
 
 /**
  * Adagrad (Duchi et al.): {@code acc += g^2; p -= lr_t * g / (sqrt(acc) + eps)}, with the accumulator
@@ -31,27 +30,15 @@ public final class Adagrad implements Optimizer {
     public void update(UpdateSpan span, long step) {
         float rate = (float) schedule.rate(step);
         float eps = (float) epsilon;
-        FloatBuffer p = span.param();
-        FloatBuffer g = span.gradient();
-        FloatBuffer acc = span.slot(0);
-        Blocks b = Blocks.local(3);
-        float[] pb = b.array(0);
-        float[] gb = b.array(1);
-        float[] ab = b.array(2);
-        for (int done = 0, n = span.length(); done < n; done += Blocks.SIZE) {
-            int len = Math.min(Blocks.SIZE, n - done);
-            p.get(span.paramAt() + done, pb, 0, len);
-            g.get(span.gradientAt() + done, gb, 0, len);
-            acc.get(span.slotAt(0) + done, ab, 0, len);
+        span.forEachBlock((p, g, slots, len) -> {
+            float[] acc = slots[0];
             for (int k = 0; k < len; k++) {
-                float grad = gb[k];
-                float a = ab[k] + grad * grad;
-                ab[k] = a;
-                pb[k] -= rate * grad / ((float) Math.sqrt(a) + eps);
+                float grad = g[k];
+                float a = acc[k] + grad * grad;
+                acc[k] = a;
+                p[k] -= rate * grad / ((float) Math.sqrt(a) + eps);
             }
-            p.put(span.paramAt() + done, pb, 0, len);
-            acc.put(span.slotAt(0) + done, ab, 0, len);
-        }
+        });
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.jvmps.optimizer;
 
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.common.optimizer.schedule.LearningRateSchedule;
-import java.nio.FloatBuffer;
 
 /**
  * Adam (Kingma and Ba) with bias correction:
@@ -40,33 +39,18 @@ public final class Adam implements Optimizer {
         float sqrtBias2 = (float) Math.sqrt(1 - Math.pow(beta2, step));
         float scale = (float) (schedule.rate(step) / (1 - Math.pow(beta1, step)));
         float eps = (float) epsilon;
-        FloatBuffer p = span.param();
-        FloatBuffer g = span.gradient();
-        FloatBuffer m = span.slot(0);
-        FloatBuffer v = span.slot(1);
-        Blocks b = Blocks.local(4);
-        float[] pb = b.array(0);
-        float[] gb = b.array(1);
-        float[] mb = b.array(2);
-        float[] vb = b.array(3);
-        for (int done = 0, n = span.length(); done < n; done += Blocks.SIZE) {
-            int len = Math.min(Blocks.SIZE, n - done);
-            p.get(span.paramAt() + done, pb, 0, len);
-            g.get(span.gradientAt() + done, gb, 0, len);
-            m.get(span.slotAt(0) + done, mb, 0, len);
-            v.get(span.slotAt(1) + done, vb, 0, len);
+        span.forEachBlock((p, g, slots, len) -> {
+            float[] m = slots[0];
+            float[] v = slots[1];
             for (int k = 0; k < len; k++) {
-                float grad = gb[k];
-                float mk = b1 * mb[k] + c1 * grad;
-                float vk = b2 * vb[k] + c2 * grad * grad;
-                mb[k] = mk;
-                vb[k] = vk;
-                pb[k] = pb[k] - scale * mk / ((float) Math.sqrt(vk) / sqrtBias2 + eps);
+                float grad = g[k];
+                float mk = b1 * m[k] + c1 * grad;
+                float vk = b2 * v[k] + c2 * grad * grad;
+                m[k] = mk;
+                v[k] = vk;
+                p[k] = p[k] - scale * mk / ((float) Math.sqrt(vk) / sqrtBias2 + eps);
             }
-            p.put(span.paramAt() + done, pb, 0, len);
-            m.put(span.slotAt(0) + done, mb, 0, len);
-            v.put(span.slotAt(1) + done, vb, 0, len);
-        }
+        });
     }
 
     @Override

@@ -11,6 +11,8 @@ final class Blocks {
     private static final ThreadLocal<Blocks> LOCAL = ThreadLocal.withInitial(Blocks::new);
 
     private float[][] arrays = new float[0][];
+    /** Views of arrays 2, 3, ... for the state slots, by slot count (made once per thread and count). */
+    private float[][][] slotViews = new float[0][][];
 
     /** @return this thread's scratch with at least {@code count} arrays of {@link #SIZE} */
     static Blocks local(int count) {
@@ -23,6 +25,17 @@ final class Blocks {
             b.arrays = more;
         }
         return b;
+    }
+
+    /** @return arrays {@code 2 .. 1 + count}, for {@code count} state slots (needs {@code local(2 + count)}) */
+    float[][] slotArrays(int count) {
+        if (slotViews.length <= count) {
+            slotViews = java.util.Arrays.copyOf(slotViews, count + 1);
+        }
+        if (slotViews[count] == null) {
+            slotViews[count] = java.util.Arrays.copyOfRange(arrays, 2, 2 + count);
+        }
+        return slotViews[count];
     }
 
     /** @return scratch array {@code i} */

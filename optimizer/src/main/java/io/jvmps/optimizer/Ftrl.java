@@ -2,7 +2,6 @@ package io.jvmps.optimizer;
 
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.common.optimizer.schedule.LearningRateSchedule;
-import java.nio.FloatBuffer;
 
 /**
  * FTRL-Proximal (McMahan et al., "Ad Click Prediction: a View from the Trenches", 2013, Algorithm 1),
@@ -42,39 +41,24 @@ public final class Ftrl implements Optimizer {
     @Override
     public void update(UpdateSpan span, long step) {
         double alpha = schedule.rate(step);
-        FloatBuffer w = span.param();
-        FloatBuffer g = span.gradient();
-        FloatBuffer z = span.slot(0);
-        FloatBuffer n = span.slot(1);
-        Blocks b = Blocks.local(4);
-        float[] wb = b.array(0);
-        float[] gb = b.array(1);
-        float[] zb = b.array(2);
-        float[] nb = b.array(3);
-        for (int done = 0, total = span.length(); done < total; done += Blocks.SIZE) {
-            int len = Math.min(Blocks.SIZE, total - done);
-            w.get(span.paramAt() + done, wb, 0, len);
-            g.get(span.gradientAt() + done, gb, 0, len);
-            z.get(span.slotAt(0) + done, zb, 0, len);
-            n.get(span.slotAt(1) + done, nb, 0, len);
+        span.forEachBlock((w, g, slots, len) -> {
+            float[] z = slots[0];
+            float[] n = slots[1];
             for (int k = 0; k < len; k++) {
-                float grad = gb[k];
-                float nOld = nb[k];
+                float grad = g[k];
+                float nOld = n[k];
                 float sqrtOld = (float) Math.sqrt(nOld);
                 float nk = nOld + grad * grad;
                 float sqrtNew = (float) Math.sqrt(nk);
                 float sigma = (float) ((sqrtNew - sqrtOld) / alpha);
-                float zk = zb[k] + grad - sigma * wb[k];
-                zb[k] = zk;
-                nb[k] = nk;
+                float zk = z[k] + grad - sigma * w[k];
+                z[k] = zk;
+                n[k] = nk;
                 float denominator = (float) ((sqrtNew + beta) / alpha + l2);
                 float clipped = (float) Math.min(Math.max(zk, -l1), l1);
-                wb[k] = (clipped - zk) / denominator;
+                w[k] = (clipped - zk) / denominator;
             }
-            w.put(span.paramAt() + done, wb, 0, len);
-            z.put(span.slotAt(0) + done, zb, 0, len);
-            n.put(span.slotAt(1) + done, nb, 0, len);
-        }
+        });
     }
 
     @Override

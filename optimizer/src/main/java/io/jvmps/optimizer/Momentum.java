@@ -2,7 +2,6 @@ package io.jvmps.optimizer;
 
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.common.optimizer.schedule.LearningRateSchedule;
-import java.nio.FloatBuffer;
 
 /**
  * SGD with momentum: {@code v = mu*v + g; p -= lr_t*v}, or with Nesterov {@code p -= lr_t*(g + mu*v)}
@@ -31,34 +30,25 @@ public final class Momentum implements Optimizer {
     public void update(UpdateSpan span, long step) {
         float rate = (float) schedule.rate(step);
         float m = (float) mu;
-        FloatBuffer p = span.param();
-        FloatBuffer g = span.gradient();
-        FloatBuffer v = span.slot(0);
-        Blocks b = Blocks.local(3);
-        float[] pb = b.array(0);
-        float[] gb = b.array(1);
-        float[] vb = b.array(2);
-        for (int done = 0, n = span.length(); done < n; done += Blocks.SIZE) {
-            int len = Math.min(Blocks.SIZE, n - done);
-            p.get(span.paramAt() + done, pb, 0, len);
-            g.get(span.gradientAt() + done, gb, 0, len);
-            v.get(span.slotAt(0) + done, vb, 0, len);
-            if (nesterov) { // two loops, so that neither branches per element
+        if (nesterov) { // two loops, so that neither branches per element
+            span.forEachBlock((p, g, slots, len) -> {
+                float[] v = slots[0];
                 for (int k = 0; k < len; k++) {
-                    float grad = gb[k];
-                    float vk = m * vb[k] + grad;
-                    vb[k] = vk;
-                    pb[k] -= rate * (grad + m * vk);
+                    float grad = g[k];
+                    float vk = m * v[k] + grad;
+                    v[k] = vk;
+                    p[k] -= rate * (grad + m * vk);
                 }
-            } else {
+            });
+        } else {
+            span.forEachBlock((p, g, slots, len) -> {
+                float[] v = slots[0];
                 for (int k = 0; k < len; k++) {
-                    float vk = m * vb[k] + gb[k];
-                    vb[k] = vk;
-                    pb[k] -= rate * vk;
+                    float vk = m * v[k] + g[k];
+                    v[k] = vk;
+                    p[k] -= rate * vk;
                 }
-            }
-            p.put(span.paramAt() + done, pb, 0, len);
-            v.put(span.slotAt(0) + done, vb, 0, len);
+            });
         }
     }
 

@@ -91,34 +91,42 @@ public final class UpdateSpan {
         return array.data().asNio().order(ByteOrder.nativeOrder()).asFloatBuffer();
     }
 
-    /** @return the parameter's storage; element {@code k} of the span is at {@code paramAt() + k} */
-    public FloatBuffer param() {
-        return param;
+    /**
+     * Runs {@code update} over the span block by block: copies up to {@link Blocks#SIZE} elements of the
+     * parameter, the gradient and each state slot into this thread's scratch arrays, calls it, and copies
+     * the parameter and the slots back. The arithmetic thus runs over plain {@code float[]} arrays, which
+     * the JIT compiles to SIMD instructions (it does not for buffer accesses).
+     */
+    void forEachBlock(BlockUpdate update) {
+        Blocks blocks = Blocks.local(2 + slots.length);
+        float[] p = blocks.array(0);
+        float[] g = blocks.array(1);
+        float[][] s = blocks.slotArrays(slots.length);
+        for (int done = 0; done < length; done += Blocks.SIZE) {
+            int len = Math.min(Blocks.SIZE, length - done);
+            param.get(paramAt + done, p, 0, len);
+            gradient.get(gradientAt + done, g, 0, len);
+            for (int k = 0; k < slots.length; k++) {
+                slots[k].get(slotAt[k] + done, s[k], 0, len);
+            }
+            update.apply(p, g, s, len);
+            param.put(paramAt + done, p, 0, len);
+            for (int k = 0; k < slots.length; k++) {
+                slots[k].put(slotAt[k] + done, s[k], 0, len);
+            }
+        }
     }
 
-    /** @return index of the span's first parameter element */
-    public int paramAt() {
-        return paramAt;
-    }
-
-    /** @return the gradient's storage (read only by every optimizer) */
-    public FloatBuffer gradient() {
-        return gradient;
-    }
-
-    /** @return index of the span's first gradient element */
-    public int gradientAt() {
-        return gradientAt;
-    }
-
-    /** @return the storage of state slot {@code s} */
-    public FloatBuffer slot(int s) {
-        return slots[s];
-    }
-
-    /** @return index of the span's first element in state slot {@code s} */
-    public int slotAt(int s) {
-        return slotAt[s];
+    /** The arithmetic of one optimizer over one block of a span, on plain arrays. */
+    @FunctionalInterface
+    interface BlockUpdate {
+        /**
+         * @param param    the block's parameter values, updated in place
+         * @param gradient the block's gradient, read only
+         * @param slots    the block's state slots in slot order, updated in place
+         * @param length   elements in this block (the arrays may be longer)
+         */
+        void apply(float[] param, float[] gradient, float[][] slots, int length);
     }
 
     /** @return number of elements */
