@@ -40,7 +40,12 @@ public final class Ftrl implements Optimizer {
 
     @Override
     public void update(UpdateSpan span, long step) {
-        double alpha = schedule.rate(step);
+        // float arithmetic throughout (1 / alpha formed once, in double): the loop vectorises like Adam's;
+        // with double intermediates it did not (11.6 ns per element against Adam's 2.4)
+        float invAlpha = (float) (1 / schedule.rate(step));
+        float l1f = (float) l1;
+        float l2f = (float) l2;
+        float betaf = (float) beta;
         span.forEachBlock((w, g, slots, len) -> {
             float[] z = slots[0];
             float[] n = slots[1];
@@ -50,12 +55,12 @@ public final class Ftrl implements Optimizer {
                 float sqrtOld = (float) Math.sqrt(nOld);
                 float nk = nOld + grad * grad;
                 float sqrtNew = (float) Math.sqrt(nk);
-                float sigma = (float) ((sqrtNew - sqrtOld) / alpha);
+                float sigma = (sqrtNew - sqrtOld) * invAlpha;
                 float zk = z[k] + grad - sigma * w[k];
                 z[k] = zk;
                 n[k] = nk;
-                float denominator = (float) ((sqrtNew + beta) / alpha + l2);
-                float clipped = (float) Math.min(Math.max(zk, -l1), l1);
+                float denominator = (sqrtNew + betaf) * invAlpha + l2f;
+                float clipped = Math.min(Math.max(zk, -l1f), l1f);
                 w[k] = (clipped - zk) / denominator;
             }
         });
