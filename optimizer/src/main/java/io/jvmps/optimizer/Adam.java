@@ -36,7 +36,7 @@ public final class Adam implements Optimizer {
         float b2 = (float) beta2;
         float c1 = (float) (1 - beta1); // in double first: 1 - 0.999f is 0.00099998713
         float c2 = (float) (1 - beta2);
-        float sqrtBias2 = (float) Math.sqrt(1 - Math.pow(beta2, step));
+        float invSqrtBias2 = (float) (1 / Math.sqrt(1 - Math.pow(beta2, step))); // a multiply per element, not a divide
         float scale = (float) (schedule.rate(step) / (1 - Math.pow(beta1, step)));
         float eps = (float) epsilon;
         span.forEachBlock((p, g, slots, len) -> {
@@ -48,7 +48,7 @@ public final class Adam implements Optimizer {
                 float vk = b2 * v[k] + c2 * grad * grad;
                 m[k] = mk;
                 v[k] = vk;
-                p[k] = p[k] - scale * mk / ((float) Math.sqrt(vk) / sqrtBias2 + eps);
+                p[k] = p[k] - scale * mk / ((float) Math.sqrt(vk) * invSqrtBias2 + eps);
             }
         });
     }
