@@ -104,11 +104,12 @@ class CtrJob {
         long start = StepJoiner.scheduleStep(dense, clock, semantics, nodeId, restored, props.getRequestTimeout());
         ServerRecovery recovery = new ServerRecovery(reconnect, next -> new PsClient(next, shardMap, rank,
                 props.getRequestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.getSeed()),
-                rank, props.getRecoveryTimeout(), clock, (recovered, checkpointStep) ->
-                semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC ? checkpointStep
+                rank, props.getRecoveryTimeout(), clock, (recovered, checkpointStep, joinedBefore) ->
+                semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC && joinedBefore ? checkpointStep
                         : StepJoiner.scheduleStep(recovered, clock, semantics, nodeId, checkpointStep,
                                 props.getRequestTimeout()),
                 next -> declareTables(sparseClient(next, rank), spec));
+        recovery.joined(); // the schedule step above joined this worker
         ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "embedding-store");
             t.setDaemon(true);
@@ -138,7 +139,7 @@ class CtrJob {
                     log.warn("Lost the servers' state ({}); recovering from their newest checkpoint. The embedding "
                             + "caches' rows are dropped unwritten: they belong to steps the servers roll back",
                             e.getMessage());
-                    ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held);
+                    ServerRecovery.Resumed resumed = recovery.resume(e, held);
                     dense = resumed.client();
                     sparse = sparseClient(resumed.connections(), rank);
                     start = resumed.step();

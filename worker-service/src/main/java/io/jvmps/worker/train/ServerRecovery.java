@@ -46,8 +46,10 @@ final class ServerRecovery {
         /**
          * @param client         a client over the recovered connections
          * @param checkpointStep the step of the checkpoint the servers rolled back to
+         * @param joinedBefore   whether this worker had joined the job's steps before this recovery (a SYNC
+         *                       worker that had resumes at the checkpoint; one that had not asks the servers)
          */
-        long step(PsClient client, long checkpointStep);
+        long step(PsClient client, long checkpointStep, boolean joinedBefore);
     }
 
     private final Function<Duration, ServerConnections> connect;
@@ -59,6 +61,8 @@ final class ServerRecovery {
     private final java.util.function.Consumer<ServerConnections> declareMore;
     private final ResumePoint resumePoint;
     private int recoveries;
+    /** Whether this worker has joined the job's steps; a recovery's resume point joins it. Training thread only. */
+    private boolean joined;
 
     /**
      * @param connect       waits (up to the given time) until every server is alive and reachable
@@ -90,28 +94,23 @@ final class ServerRecovery {
         this.clock = clock;
     }
 
-    /**
-     * Closes the lost connections, recovers (see {@link #recover}), holds the new connections in
-     * {@code held} and logs the step training resumes at.
-     */
-    Resumed resumeAfter(PsException cause, ConnectionHolder held) {
-        return resumeAfter(cause, held, false);
+    /** Records that this worker has joined the job's steps (its first join succeeded). */
+    void joined() {
+        joined = true;
     }
 
     /**
-     * The same for a worker that has not joined the job yet (it took a dead worker's rank): when every
-     * server was already rolled back for this server set (the surviving workers recovered from the same
-     * failure and may have trained on since), it does not roll them back again, to a checkpoint they may
-     * have written since, under the survivors' feet; it resumes from that rollback's step, where joining
-     * finds the step to go on at.
+     * Closes the lost connections, recovers, holds the new connections in {@code held} and logs the step
+     * training resumes at; the worker has joined afterwards. A worker that has not joined yet (it took a
+     * dead worker's rank and its first join failed) does not roll the servers back again when every one was
+     * already rolled back for this server set (the surviving workers recovered from the same failure and may
+     * have trained on since, and may have written a newer checkpoint under which a second rollback would pull
+     * them back); it resumes from that rollback's step, where joining finds the step to go on at.
      */
-    Resumed resumeBeforeJoining(PsException cause, ConnectionHolder held) {
-        return resumeAfter(cause, held, true);
-    }
-
-    private Resumed resumeAfter(PsException cause, ConnectionHolder held, boolean keepDoneRollback) {
+    Resumed resume(PsException cause, ConnectionHolder held) {
         held.close();
-        Resumed resumed = recover(cause, keepDoneRollback);
+        Resumed resumed = recover(cause, !joined);
+        joined = true;
         held.replace(resumed.connections());
         recoveries++;
         log.warn("Recovery {} done: the servers are back at checkpoint step {}; worker rank {} resumes at step {}",
@@ -125,14 +124,11 @@ final class ServerRecovery {
     }
 
     /**
-     * @param cause the error that interrupted training
+     * @param cause            the error that interrupted training
+     * @param keepDoneRollback resume from a rollback every server already did for this server set, if any
      * @return the resumed state
      * @throws PsException INVALID_ARGUMENT when there is no checkpoint to return to, TIMEOUT past the deadline
      */
-    Resumed recover(PsException cause) {
-        return recover(cause, false);
-    }
-
     private Resumed recover(PsException cause, boolean keepDoneRollback) {
         Instant deadline = clock.instant().plus(timeout);
         Duration backoff = Duration.ofMillis(250);
@@ -161,7 +157,7 @@ final class ServerRecovery {
                 }
                 long done = keepDoneRollback ? client.rolledBackTo() : -1;
                 long step = done >= 0 ? done : client.rollBack(latest);
-                return new Resumed(connections, client, step, resumePoint.step(client, step));
+                return new Resumed(connections, client, step, resumePoint.step(client, step, joined));
             } catch (PsException e) {
                 if (connections != null) {
                     connections.close();

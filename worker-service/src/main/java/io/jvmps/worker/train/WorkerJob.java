@@ -117,22 +117,17 @@ public class WorkerJob {
                 state.phase(TrainingState.Phase.INITIALIZING);
                 // a SYNC worker that joined once resumes at the checkpoint; one that has not (its recovery
                 // came before the join, below) and every ASYNC/SSP/GEO worker asks the servers where
-                java.util.concurrent.atomic.AtomicBoolean joined = new java.util.concurrent.atomic.AtomicBoolean();
                 ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
                         () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap), reg.rank(),
                         props.getRecoveryTimeout(), clock,
-                        (recovered, checkpointStep) -> {
-                            long step = semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC
-                                    && joined.get() ? checkpointStep
-                                    : joinStep(recovered, model, semantics, reg, checkpointStep);
-                            joined.set(true);
-                            return step;
-                        });
+                        (recovered, checkpointStep, joinedBefore) ->
+                                semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC && joinedBefore
+                                        ? checkpointStep : joinStep(recovered, model, semantics, reg, checkpointStep));
                 long start;
                 try {
                     long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
                     start = joinStep(client, model, semantics, reg, restored);
-                    joined.set(true);
+                    recovery.joined();
                 } catch (PsException e) {
                     // e.g. joining while a replacement server has restored a checkpoint and the others have
                     // not rolled back to it yet (its host was lost together with this worker's predecessor)
@@ -142,7 +137,7 @@ public class WorkerJob {
                     state.phase(TrainingState.Phase.RECOVERING);
                     log.warn("The servers are not ready to train from one state ({}); recovering from their newest "
                             + "checkpoint", e.getMessage());
-                    ServerRecovery.Resumed resumed = recovery.resumeBeforeJoining(e, held);
+                    ServerRecovery.Resumed resumed = recovery.resume(e, held);
                     client = resumed.client();
                     start = resumed.step();
                 }
@@ -161,7 +156,7 @@ public class WorkerJob {
                         }
                         state.phase(TrainingState.Phase.RECOVERING);
                         log.warn("Lost the servers' state ({}); recovering from their newest checkpoint", e.getMessage());
-                        ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held);
+                        ServerRecovery.Resumed resumed = recovery.resume(e, held);
                         client = resumed.client();
                         start = resumed.step();
                     }
