@@ -79,12 +79,12 @@ public final class EmbeddingCacheManager implements AutoCloseable {
         if (writeBackRows < 1) {
             throw new IllegalArgumentException("writeBackRows must be >= 1, got " + writeBackRows);
         }
-        this.writeBackRows = writeBackRows;
-        this.pending = new PendingWriteBacks(dim);
         if (dim < 1 || capacity < 1) {
             throw new IllegalArgumentException("dim and vocab_cache_size must be >= 1, got dim=" + dim
                     + " capacity=" + capacity);
         }
+        this.writeBackRows = writeBackRows;
+        this.pending = new PendingWriteBacks(dim);
         if ((long) dim * capacity > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("vocab_cache_size " + capacity + " x dim " + dim
                     + " exceeds one array (2^31 - 1 floats)");
@@ -267,8 +267,7 @@ public final class EmbeddingCacheManager implements AutoCloseable {
         for (int i = 0; i < missing.length; i++) {
             if (pending.contains(missing[i])) {
                 taken = taken == null ? new float[missing.length * dim] : taken;
-                pending.take(missing[i], rows, taken, i * dim);
-                fromPending[i] = true;
+                fromPending[i] = pending.take(missing[i], rows, taken, i * dim);
                 continue;
             }
             int at = ready == null ? -1 : ready.indexOf(missing[i]);

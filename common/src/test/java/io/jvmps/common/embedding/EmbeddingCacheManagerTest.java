@@ -137,6 +137,14 @@ class EmbeddingCacheManagerTest {
     }
 
     @Test
+    void badSizesAreRefusedClearly() {
+        assertThatThrownBy(() -> new EmbeddingCacheManager(-1, 4, EvictionPolicy.LRU, store, Runnable::run, 8))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dim=-1");
+        assertThatThrownBy(() -> new EmbeddingCacheManager(DIM, 4, EvictionPolicy.LRU, store, Runnable::run, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("writeBackRows must be >= 1, got 0");
+    }
+
+    @Test
     void aBatchLargerThanTheCacheIsRefusedClearly() {
         EmbeddingCacheManager cache = cache(2, EvictionPolicy.LRU);
         assertThatThrownBy(() -> cache.lookup(new long[] {1, 2, 3, 1}))
