@@ -259,15 +259,15 @@ public final class EmbeddingCacheManager implements AutoCloseable {
 
     private void load(long[] missing, Prefetch ready) {
         float[] rows = new float[missing.length * dim];
-        float[] taken = null;          // values as read of rows taken back from the pending write-backs
+        // values as read of rows taken back from the pending write-backs (none to take: no array)
+        float[] taken = pending.size() > 0 ? new float[missing.length * dim] : null;
         boolean[] fromPending = new boolean[missing.length];
         long[] toRead = new long[missing.length];
         int[] readAt = new int[missing.length];
         int reads = 0;
         for (int i = 0; i < missing.length; i++) {
-            if (pending.contains(missing[i])) {
-                taken = taken == null ? new float[missing.length * dim] : taken;
-                fromPending[i] = pending.take(missing[i], rows, taken, i * dim);
+            if (taken != null && pending.take(missing[i], rows, taken, i * dim)) {
+                fromPending[i] = true;
                 continue;
             }
             int at = ready == null ? -1 : ready.indexOf(missing[i]);

@@ -10,8 +10,8 @@ import org.springframework.core.io.buffer.NettyDataBuffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-/** Conversions between nd4j arrays, Netty buffers and Spring data buffers without copying. */
-final class Buffers {
+/** Conversions between nd4j arrays, Netty buffers and Spring data buffers without copying. Stateless. */
+public final class Buffers {
     private Buffers() {
     }
 
@@ -36,12 +36,10 @@ final class Buffers {
     }
 
     /** @return the array itself if dense float32 C-order, else a dense copy */
-    static INDArray dense(INDArray array) {
-        if (array.dataType() == DataType.FLOAT && array.ordering() == 'c' && !array.isView()
-                && array.offset() == 0 && array.data().length() == array.length()) {
-            return array;
-        }
-        return array.castTo(DataType.FLOAT).dup('c');
+    public static INDArray dense(INDArray array) {
+        boolean dense = array.dataType() == DataType.FLOAT && array.ordering() == 'c' && !array.isView()
+                && array.offset() == 0 && array.data().length() == array.length();
+        return dense ? array : array.castTo(DataType.FLOAT).dup('c');
     }
 
     /** @return the Netty buffer behind a data buffer (a copy only if it is not Netty-backed) */

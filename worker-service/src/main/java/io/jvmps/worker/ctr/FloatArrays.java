@@ -1,5 +1,6 @@
 package io.jvmps.worker.ctr;
 
+import io.jvmps.worker.client.Buffers;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -28,9 +29,7 @@ final class FloatArrays {
 
     /** @return the array's elements in C order, as float32 */
     static float[] toFloats(INDArray array) {
-        INDArray dense = array.dataType() == DataType.FLOAT && array.ordering() == 'c' && !array.isView()
-                && array.offset() == 0 && array.data().length() == array.length()
-                ? array : array.castTo(DataType.FLOAT).dup('c');
+        INDArray dense = Buffers.dense(array);
         float[] out = new float[(int) dense.length()];
         dense.data().asNio().order(ByteOrder.nativeOrder()).asFloatBuffer().get(out);
         return out;
