@@ -1,6 +1,7 @@
 package io.jvmps.worker.ctr;
 
 import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.worker.model.FreshSessionArrays;
 import io.jvmps.worker.model.InitScheme;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
@@ -72,6 +73,7 @@ public final class WideDeepModel {
         sd.nn().sigmoid(PROBABILITY, logit);
         sd.loss().sigmoidCrossEntropy(LOSS, label, logit, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, 0.0);
         sd.setLossVariables(LOSS);
+        sd.createGradFunction(WIDE, DEEP); // the looked-up rows need their gradients too
     }
 
     /** @return the dense parameters, in order */
@@ -126,6 +128,7 @@ public final class WideDeepModel {
         List<String> wanted = new ArrayList<>(NAMES);
         wanted.add(WIDE);
         wanted.add(DEEP);
+        FreshSessionArrays.apply(sd);
         OutAndGrad result = sd.calculateGradientsAndOutputs(inputs, List.of(LOSS), wanted);
         Map<String, INDArray> grads = result.getGradients();
         INDArray[] dense = NAMES.stream().map(grads::get).toArray(INDArray[]::new);
@@ -138,6 +141,7 @@ public final class WideDeepModel {
         Map<String, INDArray> inputs = Map.of(
                 WIDE, FloatArrays.toNd4j(wide, n, wideWidth),
                 DEEP, FloatArrays.toNd4j(deep, n, deepWidth));
+        FreshSessionArrays.apply(sd);
         return FloatArrays.toFloats(sd.output(inputs, PROBABILITY).get(PROBABILITY));
     }
 

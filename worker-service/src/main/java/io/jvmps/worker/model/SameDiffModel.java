@@ -77,6 +77,7 @@ public abstract class SameDiffModel implements TrainableModel {
         sd.nn().softmax(PROBABILITIES, logits, 1);
         sd.loss().softmaxCrossEntropy(LOSS, label, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, 0.0);
         sd.setLossVariables(LOSS);
+        sd.createGradFunction();
     }
 
     @Override
@@ -125,6 +126,7 @@ public abstract class SameDiffModel implements TrainableModel {
     @Override
     public synchronized StepResult gradients(INDArray features, INDArray labels) {
         Map<String, INDArray> placeholders = placeholders(features, labels);
+        FreshSessionArrays.apply(sd);
         OutAndGrad result = sd.calculateGradientsAndOutputs(placeholders, List.of(LOSS), names);
         Map<String, INDArray> gradients = new LinkedHashMap<>();
         for (String name : names) {
@@ -141,12 +143,14 @@ public abstract class SameDiffModel implements TrainableModel {
      * @return the mean loss of a batch, without gradients (a forward pass only)
      */
     public synchronized double loss(INDArray features, INDArray labels) {
+        FreshSessionArrays.apply(sd);
         return sd.output(placeholders(features, labels), LOSS).get(LOSS).getDouble(0);
     }
 
     @Override
     public synchronized INDArray predict(INDArray features) {
         checkFeatures(features);
+        FreshSessionArrays.apply(sd);
         return sd.output(Map.of(INPUT, asFloat(features)), PROBABILITIES).get(PROBABILITIES);
     }
 
