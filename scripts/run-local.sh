@@ -14,9 +14,10 @@
 # Environment:
 #   PS_SERVERS=2 PS_WORKERS=2   cluster size
 #   PS_SCHED_PORT               scheduler HTTP port (default: first free port from 18080)
-#   PS_EPOCHS, PS_BATCH_SIZE    become --ps.worker.epochs / --ps.worker.batch-size
+#   PS_EPOCHS=3 PS_BATCH_SIZE=32   become --ps.worker.epochs / --ps.worker.batch-size
 #   PS_DATA_DIR                 MNIST folder (default <repo>/data/mnist; fetched when absent)
-#   PS_SERVER_ARGS              extra arguments for every server (space-separated)
+#   PS_SERVER_ARGS              arguments for every server (space-separated); when unset, Adam at 0.003
+#                               with a cosine decay to 0 over the job's steps
 #   PS_TIMEOUT                  give up after this many seconds of training (default 0: never)
 #   PS_JAR_DIR, JAVA_OPTS, JAVA_HOME   see scripts/ps-launch.sh
 set -euo pipefail
@@ -222,10 +223,6 @@ fail() {
 export MS_SERVER_NUM="$servers" MS_WORKER_NUM="$workers"
 export MS_SCHED_HOST=127.0.0.1 MS_SCHED_PORT="$port" MS_NODE_HOST=127.0.0.1
 
-server_args=()
-if [[ -n "${PS_SERVER_ARGS:-}" ]]; then
-    read -r -a server_args <<<"$PS_SERVER_ARGS"
-fi
 # has_worker_arg NAME : succeed when the user passed --NAME or --NAME=... after --.
 has_worker_arg() {
     local a
@@ -234,12 +231,26 @@ has_worker_arg() {
     done
     return 1
 }
+# The main job's recipe (measured in docs/benchmarks.md): DEFAULT_EPOCHS epochs of DEFAULT_BATCH images per
+# worker and step; the servers' Adam starts at DEFAULT_LEARNING_RATE and decays on a cosine to 0 over the
+# job's steps (computed here for the 60,000 training images). PS_EPOCHS / PS_BATCH_SIZE change the job,
+# and the schedule follows them; setting PS_SERVER_ARGS (even empty) replaces the schedule arguments.
+readonly DEFAULT_EPOCHS=3 DEFAULT_BATCH=32 DEFAULT_LEARNING_RATE=0.003 MNIST_TRAIN_IMAGES=60000
+epochs="${PS_EPOCHS:-$DEFAULT_EPOCHS}"
+batch="${PS_BATCH_SIZE:-$DEFAULT_BATCH}"
+is_count "$epochs" || ps_die "PS_EPOCHS must be a positive integer, got '$epochs'"
+is_count "$batch" || ps_die "PS_BATCH_SIZE must be a positive integer, got '$batch'"
 extra_worker_args=("--ps.worker.data-path=$data_dir")
-if [[ -n "${PS_EPOCHS:-}" ]] && ! has_worker_arg ps.worker.epochs; then
-    extra_worker_args+=("--ps.worker.epochs=$PS_EPOCHS")
-fi
-if [[ -n "${PS_BATCH_SIZE:-}" ]] && ! has_worker_arg ps.worker.batch-size; then
-    extra_worker_args+=("--ps.worker.batch-size=$PS_BATCH_SIZE")
+has_worker_arg ps.worker.epochs || extra_worker_args+=("--ps.worker.epochs=$epochs")
+has_worker_arg ps.worker.batch-size || extra_worker_args+=("--ps.worker.batch-size=$batch")
+server_args=()
+if [[ -n "${PS_SERVER_ARGS+set}" ]]; then
+    read -r -a server_args <<<"$PS_SERVER_ARGS"
+else
+    shard=$(( (MNIST_TRAIN_IMAGES + workers - 1) / workers ))
+    job_steps=$(( (shard + batch - 1) / batch * epochs ))
+    server_args=(--ps.optimizer.learning-rate="$DEFAULT_LEARNING_RATE" --ps.optimizer.schedule=COSINE
+        --ps.optimizer.total-steps="$job_steps")
 fi
 
 # The nodes bind PS_* variables as ps.* properties (Spring relaxed binding); keep this script's own
