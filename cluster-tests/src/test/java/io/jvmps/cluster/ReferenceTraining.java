@@ -63,6 +63,10 @@ final class ReferenceTraining {
                                                Update update) {
         LabeledData data = SyntheticData.blobs(samples, FEATURES, CLASSES, 0.1, seed, seed);
         TrainableModel model = ModelType.SOFTMAX.create(FEATURES, CLASSES);
+        // one OpenMP thread, as every worker the cluster tests start: nd4j's oneDNN kernels sum in an order
+        // that depends on the thread count (about 1e-9 relative), which 80 Adam steps grow to 5e-4 (after
+        // the model, which loads the nd4j backend this needs)
+        org.nd4j.nativeblas.NativeOpsHolder.getInstance().getDeviceNativeOps().setOmpNumThreads(1);
         Map<String, INDArray> params = new HashMap<>();
         model.initialParams(seed).forEach((k, v) -> params.put(k, v.dup()));
         int stepsPerEpoch = new EpochBatches(samples, workers, 0, batch, seed, 1).stepsPerEpoch();

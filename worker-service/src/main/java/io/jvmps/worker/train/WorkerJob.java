@@ -83,6 +83,12 @@ public class WorkerJob {
             int port = rsocketPort.await(props.getServerWaitTimeout());
             RegisterResponse reg = session.register(httpPort, port, props.getServerWaitTimeout(),
                     props.getServerWaitInterval());
+            // the data and the model need no server: they load while the servers start (and a bad data path
+            // fails here, before any wait)
+            boolean ctr = props.getJob() == WorkerProperties.JobKind.CTR;
+            DataLoader.Loaded data = ctr ? null : dataLoader.load(props);
+            TrainableModel model = ctr ? null : props.getModel().create(data.train().featureSize(),
+                    data.train().numClasses());
             state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.WAITING_FOR_SERVERS, reg.rank(),
                     reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
             int workers = reg.view().expectedWorkers();
@@ -90,7 +96,7 @@ public class WorkerJob {
             ServerConnections first = awaitServers(expectedServers, props.getServerWaitTimeout());
             try (ConnectionHolder held = new ConnectionHolder(first)) {
                 ServerConnections connections = first;
-                if (props.getJob() == WorkerProperties.JobKind.CTR) {
+                if (ctr) {
                     if (dynamic() || reg.rank() >= workers) {
                         throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it "
                                 + "takes neither ps.worker.sharding=DYNAMIC nor a rank beyond ps.cluster.worker-num "
@@ -100,8 +106,6 @@ public class WorkerJob {
                     state.phase(TrainingState.Phase.FINISHED);
                     return 0;
                 }
-                DataLoader.Loaded data = dataLoader.load(props);
-                TrainableModel model = props.getModel().create(data.train().featureSize(), data.train().numClasses());
                 model.place(placement);
                 ShardMap shardMap = ShardMap.compute(model.psParams(), connections.size());
                 log.info("Worker rank {} of {}: {} training samples, {} test samples, model {} with {} parameters in {}",
