@@ -45,8 +45,20 @@ class TransportBenchmark {
     private static final int ROUNDS = 15;
     private static final int RUNS = Integer.getInteger("transport.runs", 3);
 
-    private record Case(String name, int elements, String optimizer) {
+    private record Case(String name, List<long[]> shapes, String optimizer) {
+        Case(String name, int elements, String optimizer) {
+            this(name, List.of(new long[] {elements}), optimizer);
+        }
+
+        int elements() {
+            return shapes.stream().mapToInt(s -> (int) java.util.Arrays.stream(s).reduce(1, Math::multiplyExact)).sum();
+        }
     }
+
+    /** LeNet-5's ten parameters (247 KB of float32): what a training step pushes and pulls. */
+    private static final List<long[]> LENET = List.of(new long[] {5, 5, 1, 6}, new long[] {6}, new long[] {5, 5, 6, 16},
+            new long[] {16}, new long[] {400, 120}, new long[] {120}, new long[] {120, 84}, new long[] {84},
+            new long[] {84, 10}, new long[] {10});
 
     private record Timing(double pushMs, double pullMs, double bothMs, double echoMs) {
         double ratio() {
@@ -56,7 +68,9 @@ class TransportBenchmark {
 
     @Test
     void pushAndPullAgainstARawSocketEcho() throws Exception {
-        List<Case> cases = List.of(new Case("4 B", 1, "SGD"), new Case("64 KB", 16_000, "SGD"), new Case("1 MB", 250_000, "SGD"), new Case("10 MB", 2_500_000, "SGD"),
+        List<Case> cases = List.of(new Case("4 B", 1, "SGD"), new Case("64 KB", 16_000, "SGD"), new Case("LeNet", LENET, "SGD"),
+                new Case("10 x 4 B", java.util.Collections.nCopies(10, new long[] {1}), "SGD"),
+                new Case("1 MB", 250_000, "SGD"), new Case("10 MB", 2_500_000, "SGD"),
                 new Case("40 MB", 10_000_000, "SGD"), new Case("40 MB", 10_000_000, "ADAM"));
         String only = System.getProperty("transport.case", ""); // e.g. "1 MB SGD"
         for (Case c : cases) {
@@ -91,12 +105,16 @@ class TransportBenchmark {
             server.awaitLog(Pattern.compile("(?i)rsocket.*started|started ServerApplication"), Duration.ofSeconds(90));
             NodeInfo node = new NodeInfo("bench", NodeRole.SERVER, 0, "127.0.0.1", port, 0, NodeState.ALIVE, 0);
             try (ServerConnections connections = new ServerConnections(requesters(cluster), List.of(node))) {
-                ShardMap map = ShardMap.compute(List.of(new ParamSpec("tensor", new long[] {c.elements()})), 1);
+                List<ParamSpec> specs = new ArrayList<>();
+                for (int p = 0; p < c.shapes().size(); p++) {
+                    specs.add(new ParamSpec("tensor" + p, c.shapes().get(p)));
+                }
+                ShardMap map = ShardMap.compute(specs, 1);
                 PsClient client = new PsClient(connections, map, 0, Duration.ofMinutes(2),
                         TensorChunker.DEFAULT_CHUNK_BYTES);
-                INDArray[] gradient = {Nd4j.rand(DataType.FLOAT, c.elements()).subi(0.5)};
-                INDArray[] pulled = {Nd4j.create(DataType.FLOAT, c.elements())};
-                client.init(new INDArray[] {Nd4j.rand(DataType.FLOAT, c.elements())});
+                INDArray[] gradient = arrays(c, true);
+                INDArray[] pulled = arrays(c, false);
+                client.init(arrays(c, true));
                 List<Timing> runs = new ArrayList<>();
                 long step = 0;
                 // both JVMs' JIT compilers take tens of seconds to settle on this traffic: warm up before measuring
@@ -125,7 +143,7 @@ class TransportBenchmark {
                     runs.add(new Timing(BenchmarkReport.median(push), BenchmarkReport.median(pull),
                             BenchmarkReport.median(both), echo));
                 }
-                assertThat(Double.isFinite(pulled[0].sumNumber().doubleValue())).as("pulled values are finite").isTrue();
+                assertThat(Double.isFinite(pulled[pulled.length - 1].sumNumber().doubleValue())).as("pulled values are finite").isTrue();
                 return runs;
             }
         }
@@ -140,6 +158,12 @@ class TransportBenchmark {
         return RSocketRequester.builder().rsocketStrategies(strategies)
                 .setupMetadata(cluster.secret(), MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE))
                 .dataMimeType(MimeTypeUtils.APPLICATION_JSON);
+    }
+
+    private static INDArray[] arrays(Case c, boolean random) {
+        return c.shapes().stream()
+                .map(s -> random ? Nd4j.rand(DataType.FLOAT, s).subi(0.5) : Nd4j.create(DataType.FLOAT, s))
+                .toArray(INDArray[]::new);
     }
 
     private static double median(List<Timing> runs, java.util.function.ToDoubleFunction<Timing> field) {

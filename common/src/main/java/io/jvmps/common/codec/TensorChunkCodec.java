@@ -28,6 +28,11 @@ import io.netty.buffer.CompositeByteBuf;
  * Encoding is zero-copy: the result is a composite of a freshly written header and a retained
  * slice of the chunk's data. Decoding copies nothing either: the decoded chunk's data is a
  * retained slice of the frame; consumers copy once, into their own storage.
+ *
+ * <p>A payload may pack several frames back to back ({@link #encodeAll}, {@link #decodeAll}): each
+ * frame's length follows from its header, so a stream of small slices travels as one payload
+ * instead of one payload per slice (one RSocket frame, and for a request-channel no wait for the
+ * responder's credit before the rest). {@link #decode} accepts exactly one frame.
  */
 public final class TensorChunkCodec {
     /** Frame magic, "PSTC" read as a little-endian int. */
@@ -75,6 +80,88 @@ public final class TensorChunkCodec {
         frame.addComponent(true, header);
         frame.addComponent(true, chunk.data().retainedSlice());
         return frame;
+    }
+
+    /**
+     * @param chunk a chunk
+     * @return the bytes {@link #encode} makes of it (header, shape and data)
+     */
+    public static long encodedBytes(TensorChunk chunk) {
+        return FIXED_HEADER_BYTES + 8L * chunk.shape().length + (long) chunk.count() * chunk.dtype().size();
+    }
+
+    /**
+     * @param alloc  allocator for the headers
+     * @param chunks the chunks, in payload order, at least one; their reference counts are unchanged
+     * @return one payload of their frames back to back, owning one reference; the caller releases it
+     */
+    public static ByteBuf encodeAll(ByteBufAllocator alloc, java.util.List<TensorChunk> chunks) {
+        if (chunks.isEmpty()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "a payload packs at least one chunk");
+        }
+        if (chunks.size() == 1) {
+            return encode(alloc, chunks.get(0));
+        }
+        CompositeByteBuf payload = alloc.compositeBuffer(chunks.size());
+        try {
+            for (TensorChunk chunk : chunks) {
+                payload.addComponent(true, encode(alloc, chunk));
+            }
+            return payload;
+        } catch (RuntimeException e) {
+            payload.release();
+            throw e;
+        }
+    }
+
+    /**
+     * @param payload one or more frames back to back; its reference count is unchanged
+     * @return the chunks in payload order, each owning one reference to a slice of {@code payload}
+     * @throws PsException with {@link ErrorCode#MALFORMED_FRAME} naming what is wrong (and which frame);
+     *                     no chunk is left retained then
+     */
+    public static java.util.List<TensorChunk> decodeAll(ByteBuf payload) {
+        java.util.List<TensorChunk> chunks = new java.util.ArrayList<>(2);
+        int at = payload.readerIndex();
+        int end = payload.writerIndex();
+        try {
+            do {
+                int length = frameLength(payload, at, end - at);
+                try {
+                    chunks.add(decode(payload.slice(at, length)));
+                } catch (PsException e) {
+                    throw chunks.isEmpty() ? e : malformed("frame " + (chunks.size() + 1) + " of the payload: " + e.detail());
+                }
+                at += length;
+            } while (at < end);
+            return chunks;
+        } catch (RuntimeException e) {
+            chunks.forEach(TensorChunk::release);
+            throw e;
+        }
+    }
+
+    /**
+     * @return the length of the frame at {@code start} as its header announces it, or all that remains when
+     *         the header is unreadable (then {@link #decode} names what is wrong)
+     */
+    private static int frameLength(ByteBuf payload, int start, int readable) {
+        if (readable < FIXED_HEADER_BYTES || payload.getIntLE(start) != MAGIC || payload.getByte(start + 4) != VERSION) {
+            return readable;
+        }
+        int rank = payload.getShortLE(start + 6);
+        int count = payload.getIntLE(start + 28);
+        int width;
+        try {
+            width = DType.fromCode(payload.getByte(start + 5)).size();
+        } catch (IllegalArgumentException e) {
+            return readable;
+        }
+        if (rank < 0 || rank > MAX_RANK || count < 0) {
+            return readable;
+        }
+        long length = FIXED_HEADER_BYTES + 8L * rank + (long) count * width;
+        return (int) Math.min(length, readable); // a frame announcing more than remains is rejected by decode
     }
 
     /**

@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.function.ToIntFunction;
 
 /**
- * Reads the inbound frames of an init or push channel into validated tensors. Every buffer is
+ * Reads the inbound payloads of an init or push channel (each one or more tensor frames back to back)
+ * into validated tensors. Every buffer is
  * released exactly once: decoded ones right away, undelivered ones through the discard hook.
  *
  * <p>A frame that fails validation ({@link PsException}) does not cut the channel: the rest of the
@@ -82,7 +83,7 @@ public final class ChannelReader {
                             return;
                         }
                         try {
-                            receiver.accept(frames.decodeChunk(buffer));
+                            acceptAll(receiver, frames.decodeChunks(buffer));
                         } catch (PsException e) {
                             failure[0] = e;
                         }
@@ -98,6 +99,20 @@ public final class ChannelReader {
                         receiver.releaseReservations();
                     });
         });
+    }
+
+    /** Hands each chunk of one payload to the receiver; all are released, also those after a rejected one. */
+    private static void acceptAll(TensorReceiver receiver, List<TensorChunk> chunks) {
+        int next = 0;
+        try {
+            while (next < chunks.size()) {
+                receiver.accept(chunks.get(next++)); // releases it
+            }
+        } finally {
+            for (int i = next; i < chunks.size(); i++) {
+                chunks.get(i).release();
+            }
+        }
     }
 
     /** @return the budget inbound streams reserve from */

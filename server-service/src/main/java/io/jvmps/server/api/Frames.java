@@ -40,11 +40,11 @@ public final class Frames {
     }
 
     /**
-     * @param buffer an inbound tensor frame; released here
-     * @return the chunk, owning its own reference (the caller releases it)
+     * @param buffer an inbound payload of one or more tensor frames back to back; released here
+     * @return the chunks in payload order, each owning its own reference (the caller releases them)
      */
-    public TensorChunk decodeChunk(DataBuffer buffer) {
-        return decode(buffer, TensorChunkCodec::decode);
+    public java.util.List<TensorChunk> decodeChunks(DataBuffer buffer) {
+        return decode(buffer, TensorChunkCodec::decodeAll);
     }
 
     /**

@@ -1,25 +1,30 @@
 package io.jvmps.server.api;
 
 import io.jvmps.common.codec.DType;
+import io.jvmps.common.codec.PayloadPacking;
 import io.jvmps.common.codec.TensorChunk;
 import io.jvmps.common.codec.TensorChunkCodec;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.SliceSnapshot;
 import org.springframework.core.io.buffer.DataBuffer;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.publisher.SynchronousSink;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
 
 /**
  * Streams slices to a puller as {@link TensorChunk} frames (step = the slice's version, shape =
- * [length], chunks of at most {@code chunkBytes}), in the given order. Each slice is copied once,
- * under its lock, when its turn comes; frames are zero-copy slices of that copy. Thread-safe.
+ * [length], chunks of at most {@code chunkBytes}), in the given order. Small slices are packed into one
+ * payload ({@link PayloadPacking}). Each slice is copied once, under its lock, when its turn comes; frames
+ * are zero-copy slices of that copy. Thread-safe.
  */
 public final class SliceStreamer {
     private final Frames frames;
     private final int elementsPerChunk;
+    private final int chunkBytes;
     private final IntSupplier serverRank;
 
     /**
@@ -30,6 +35,7 @@ public final class SliceStreamer {
     public SliceStreamer(Frames frames, int chunkBytes, IntSupplier serverRank) {
         this.frames = frames;
         this.elementsPerChunk = Math.max(1, chunkBytes / DType.FLOAT32.size());
+        this.chunkBytes = elementsPerChunk * DType.FLOAT32.size();
         this.serverRank = serverRank;
     }
 
@@ -38,9 +44,30 @@ public final class SliceStreamer {
      * @return their frames; the subscriber owns (and RSocket releases) each buffer
      */
     public Flux<DataBuffer> stream(List<DenseSlice> slices) {
-        return Flux.fromIterable(slices)
-                .concatMap(slice -> Flux.using(() -> slice.snapshot(frames.allocator()), this::chunks,
-                        SliceSnapshot::release), 1);
+        return Flux.fromIterable(PayloadPacking.groups(slices, slice -> 4L * slice.length(), chunkBytes))
+                .concatMap(group -> group.size() > 1
+                        ? Mono.fromCallable(() -> packed(group))
+                        : Flux.using(() -> group.get(0).snapshot(frames.allocator()), this::chunks, SliceSnapshot::release),
+                        1);
+    }
+
+    /** @return one payload of several small slices, each copied under its lock in turn */
+    private DataBuffer packed(List<DenseSlice> group) {
+        int rank = serverRank.getAsInt();
+        List<SliceSnapshot> snapshots = new ArrayList<>(group.size());
+        List<TensorChunk> chunks = new ArrayList<>(group.size());
+        try {
+            for (DenseSlice slice : group) {
+                SliceSnapshot snap = slice.snapshot(frames.allocator());
+                snapshots.add(snap);
+                chunks.add(new TensorChunk(DType.FLOAT32, snap.key(), snap.version(), rank, 0, new long[] {snap.length()},
+                        0, snap.length(), snap.data().retainedSlice()));
+            }
+            return frames.wrap(TensorChunkCodec.encodeAll(frames.allocator(), chunks));
+        } finally {
+            chunks.forEach(TensorChunk::release);
+            snapshots.forEach(SliceSnapshot::release);
+        }
     }
 
     private Flux<DataBuffer> chunks(SliceSnapshot snap) {

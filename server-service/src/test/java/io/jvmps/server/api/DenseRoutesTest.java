@@ -140,6 +140,31 @@ class DenseRoutesTest {
     }
 
     @Test
+    void smallSlicesTravelPackedInOnePayloadEachWay() {
+        long a = SliceKey.of(13, 0);
+        long b = SliceKey.of(13, 1);
+        long c = SliceKey.of(13, 2);
+        init(tensor(a, 1), tensor(b, 2, 3), tensor(c, 4));
+        List<DataBuffer> badPush = new java.util.ArrayList<>(TestTensors.frames(0, 0, tensor(a, 2), tensor(b, 2, 2)));
+        badPush.add(TestTensors.raw(new byte[] {1, 2, 3}));
+        assertRejected(() -> send(Routes.DENSE_PUSH, List.of(TestTensors.packed(badPush))), "MALFORMED_FRAME",
+                "frame 3 of the payload: frame has 3 bytes");
+
+        PushAck ack = send(Routes.DENSE_PUSH,
+                List.of(TestTensors.packed(TestTensors.frames(0, 0, tensor(a, 2), tensor(b, 2, 4), tensor(c, 6)))));
+
+        assertThat(ack).isEqualTo(new PushAck(0, 0, 3, 4));
+        List<DataBuffer> answer = requester.route(Routes.DENSE_PULL).data(TestTensors.request(1, 0, a, b, c))
+                .retrieveFlux(DataBuffer.class).collectList().block(WAIT);
+        assertThat(answer).as("three small slices come back in one payload").hasSize(1);
+        Map<Long, Pulled> pulled = TestTensors.assemble(answer);
+        assertThat(pulled.keySet()).containsExactly(a, b, c);
+        assertThat(pulled.get(a).values()).containsExactly(0);
+        assertThat(pulled.get(b).values()).containsExactly(1, 1);
+        assertThat(pulled.get(c).values()).containsExactly(1);
+    }
+
+    @Test
     void badInputIsRejectedWithItsCodeAndChangesNothing() {
         long k = SliceKey.of(3, 0);
         long k2 = SliceKey.of(3, 1);

@@ -68,6 +68,17 @@ public final class TestTensors {
         return out;
     }
 
+    /** @return the buffers' bytes back to back in one payload, as a worker packs small slices; releases them */
+    public static DataBuffer packed(List<DataBuffer> buffers) {
+        ByteBuf payload = ALLOC.buffer();
+        for (DataBuffer buffer : buffers) {
+            ByteBuf bytes = ((org.springframework.core.io.buffer.NettyDataBuffer) buffer).getNativeBuffer();
+            payload.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+            DataBufferUtils.release(buffer);
+        }
+        return FACTORY.wrap(payload);
+    }
+
     /** @return a pull request frame */
     public static DataBuffer request(long minVersion, int sender, long... keys) {
         return FACTORY.wrap(SliceRequestCodec.encode(ALLOC, new SliceRequest(minVersion, sender, keys)));
@@ -83,7 +94,7 @@ public final class TestTensors {
     }
 
     /**
-     * Reassembles pulled frames, releasing every buffer.
+     * Reassembles pulled payloads (each one or more frames), releasing every buffer.
      *
      * @return slices by key, in arrival order
      */
@@ -94,17 +105,18 @@ public final class TestTensors {
                 first -> ByteBuffer.allocate((int) first.totalElements() * 4));
         for (DataBuffer frame : frames) {
             try {
-                TensorChunk chunk = TensorChunkCodec.decode(((NettyDataBuffer) frame).getNativeBuffer());
-                try {
-                    chunks.merge(chunk.key(), 1, Integer::sum);
-                    TensorAssembler.Assembled done = assembler.accept(chunk);
-                    if (done != null) {
-                        float[] values = new float[(int) (done.data().remaining() / 4)];
-                        done.data().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(values);
-                        out.put(done.key(), new Pulled(done.step(), values, chunks.get(done.key())));
+                for (TensorChunk chunk : TensorChunkCodec.decodeAll(((NettyDataBuffer) frame).getNativeBuffer())) {
+                    try {
+                        chunks.merge(chunk.key(), 1, Integer::sum);
+                        TensorAssembler.Assembled done = assembler.accept(chunk);
+                        if (done != null) {
+                            float[] values = new float[(int) (done.data().remaining() / 4)];
+                            done.data().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(values);
+                            out.put(done.key(), new Pulled(done.step(), values, chunks.get(done.key())));
+                        }
+                    } finally {
+                        chunk.release();
                     }
-                } finally {
-                    chunk.release();
                 }
             } finally {
                 DataBufferUtils.release(frame);

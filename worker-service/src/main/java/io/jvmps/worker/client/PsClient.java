@@ -5,6 +5,7 @@ import io.jvmps.common.codec.SliceRequest;
 import io.jvmps.common.codec.SliceRequestCodec;
 import io.jvmps.common.codec.TensorAssembler;
 import io.jvmps.common.codec.TensorChunk;
+import io.jvmps.common.codec.PayloadPacking;
 import io.jvmps.common.codec.TensorChunkCodec;
 import io.jvmps.common.codec.TensorChunker;
 import io.jvmps.common.protocol.ErrorCode;
@@ -276,21 +277,11 @@ public class PsClient {
         if (slices.isEmpty()) {
             return Mono.empty();
         }
-        Flux<DataBuffer> frames = Flux.fromIterable(slices)
-                .concatMapIterable(slice -> {
-                    ByteBuf part = Buffers.wrap(values[slice.paramIndex()])
-                            .slice((int) (slice.offset() * 4), slice.length() * 4);
-                    return TensorChunker.split(DType.FLOAT32, slice.key(), step, rank, tag,
-                            new long[] {slice.length()}, part, chunkBytes);
-                })
-                .map(chunk -> {
-                    try {
-                        bytesPushed.addAndGet(chunk.count() * 4L);
-                        return (DataBuffer) factory.wrap(TensorChunkCodec.encode(alloc, chunk));
-                    } finally {
-                        chunk.release();
-                    }
-                });
+        // small slices travel packed in one payload: for a LeNet push one payload per server, so the
+        // request-channel completes without waiting for the server's credit for a second payload
+        Flux<DataBuffer> frames = Flux.fromIterable(PayloadPacking.groups(slices, slice -> 4L * slice.length(), chunkBytes))
+                .concatMapIterable(group -> payloads(group, step, tag, values))
+                .map(this::encodeReleasing);
         // a push whose acknowledgement is lost is sent again with the same tag: the server answers the
         // original acknowledgement and applies nothing twice
         return Mono.defer(() -> connections.requester(server).route(route).data(frames, DataBuffer.class)
@@ -301,6 +292,26 @@ public class PsClient {
                         .filter(e -> e instanceof java.util.concurrent.TimeoutException))
                 .onErrorMap(e -> translate(server, route, reactor.core.Exceptions.unwrap(
                         e instanceof IllegalStateException && e.getCause() != null ? e.getCause() : e)));
+    }
+
+    /** @return the payloads of one packing group: its slices' chunks together, or a lone slice's chunks one by one */
+    private List<List<TensorChunk>> payloads(List<Slice> group, long step, long tag, INDArray[] values) {
+        List<TensorChunk> chunks = new java.util.ArrayList<>();
+        for (Slice slice : group) {
+            ByteBuf part = Buffers.wrap(values[slice.paramIndex()]).slice((int) (slice.offset() * 4), slice.length() * 4);
+            chunks.addAll(TensorChunker.split(DType.FLOAT32, slice.key(), step, rank, tag, new long[] {slice.length()},
+                    part, chunkBytes));
+        }
+        return group.size() == 1 ? chunks.stream().map(List::of).toList() : List.of(chunks);
+    }
+
+    private DataBuffer encodeReleasing(List<TensorChunk> chunks) {
+        try {
+            chunks.forEach(chunk -> bytesPushed.addAndGet(chunk.count() * 4L));
+            return factory.wrap(TensorChunkCodec.encodeAll(alloc, chunks));
+        } finally {
+            chunks.forEach(TensorChunk::release);
+        }
     }
 
     private Mono<Void> pullFrom(int server, long minVersion, INDArray[] destination) {
@@ -330,17 +341,17 @@ public class PsClient {
     }
 
     private void accept(TensorAssembler assembler, DataBuffer buffer, AtomicInteger received) {
-        TensorChunk chunk = null;
+        List<TensorChunk> chunks = List.of();
         try {
-            chunk = TensorChunkCodec.decode(Buffers.unwrap(buffer));
-            bytesPulled.addAndGet(chunk.count() * 4L);
-            if (assembler.accept(chunk) != null) {
-                received.incrementAndGet();
+            chunks = TensorChunkCodec.decodeAll(Buffers.unwrap(buffer));
+            for (TensorChunk chunk : chunks) {
+                bytesPulled.addAndGet(chunk.count() * 4L);
+                if (assembler.accept(chunk) != null) {
+                    received.incrementAndGet();
+                }
             }
         } finally {
-            if (chunk != null) {
-                chunk.release();
-            }
+            chunks.forEach(TensorChunk::release);
             DataBufferUtils.release(buffer);
         }
     }
