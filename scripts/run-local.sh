@@ -16,8 +16,8 @@
 #   PS_SCHED_PORT               scheduler HTTP port (default: first free port from 18080)
 #   PS_EPOCHS=3 PS_BATCH_SIZE=32   become --ps.worker.epochs / --ps.worker.batch-size
 #   PS_DATA_DIR                 MNIST folder (default <repo>/data/mnist; fetched when absent)
-#   PS_SERVER_ARGS              arguments for every server (space-separated); when unset, Adam at 0.003
-#                               with a cosine decay to 0 over the job's steps
+#   PS_SERVER_ARGS              arguments for every server (space-separated); when unset, Adam at 0.005
+#                               after a 200-update warm-up, with a cosine decay to 0 over the job's steps
 #   PS_TIMEOUT                  give up after this many seconds of training (default 0: never)
 #   PS_JAR_DIR, JAVA_OPTS, JAVA_HOME   see scripts/ps-launch.sh
 set -euo pipefail
@@ -232,10 +232,11 @@ has_worker_arg() {
     return 1
 }
 # The main job's recipe (measured in docs/benchmarks.md): DEFAULT_EPOCHS epochs of DEFAULT_BATCH images per
-# worker and step; the servers' Adam starts at DEFAULT_LEARNING_RATE and decays on a cosine to 0 over the
-# job's steps (computed here for the 60,000 training images). PS_EPOCHS / PS_BATCH_SIZE change the job,
-# and the schedule follows them; setting PS_SERVER_ARGS (even empty) replaces the schedule arguments.
-readonly DEFAULT_EPOCHS=3 DEFAULT_BATCH=32 DEFAULT_LEARNING_RATE=0.003 MNIST_TRAIN_IMAGES=60000
+# worker and step; the servers' Adam rises linearly to DEFAULT_LEARNING_RATE over the first DEFAULT_WARMUP
+# updates (at most half the job) and then decays on a cosine to 0 over the job's remaining steps (computed
+# here for the 60,000 training images). PS_EPOCHS / PS_BATCH_SIZE change the job, and the schedule follows
+# them; setting PS_SERVER_ARGS (even empty) replaces the schedule arguments.
+readonly DEFAULT_EPOCHS=3 DEFAULT_BATCH=32 DEFAULT_LEARNING_RATE=0.005 DEFAULT_WARMUP=200 MNIST_TRAIN_IMAGES=60000
 epochs="${PS_EPOCHS:-$DEFAULT_EPOCHS}"
 batch="${PS_BATCH_SIZE:-$DEFAULT_BATCH}"
 is_count "$epochs" || ps_die "PS_EPOCHS must be a positive integer, got '$epochs'"
@@ -249,8 +250,9 @@ if [[ -n "${PS_SERVER_ARGS+set}" ]]; then
 else
     shard=$(( (MNIST_TRAIN_IMAGES + workers - 1) / workers ))
     job_steps=$(( (shard + batch - 1) / batch * epochs ))
+    warmup=$(( job_steps / 2 < DEFAULT_WARMUP ? job_steps / 2 : DEFAULT_WARMUP ))
     server_args=(--ps.optimizer.learning-rate="$DEFAULT_LEARNING_RATE" --ps.optimizer.schedule=COSINE
-        --ps.optimizer.total-steps="$job_steps")
+        --ps.optimizer.warmup-steps="$warmup" --ps.optimizer.total-steps="$(( job_steps - warmup ))")
 fi
 
 # The nodes bind PS_* variables as ps.* properties (Spring relaxed binding); keep this script's own
