@@ -26,7 +26,7 @@ public final class DenseSlice {
     private final int length;
     private final INDArray values;
     private final ReentrantLock lock = new ReentrantLock();
-    private final List<Waiter> waiters = new ArrayList<>();
+    private final java.util.Queue<Waiter> waiters = new java.util.concurrent.ConcurrentLinkedQueue<>(); // lock-free: see awaitVersion
     private volatile long version;
     private OptimizerState optimizerState;
     private final Object spareLock = new Object();
@@ -64,12 +64,7 @@ public final class DenseSlice {
 
     /** @return pulls waiting for a version of this slice not reached yet (a cancelled pull leaves at once) */
     public int waitingPulls() {
-        lock();
-        try {
-            return waiters.size();
-        } finally {
-            unlock();
-        }
+        return waiters.size();
     }
 
     /** Takes the slice's lock (reentrant). */
@@ -168,12 +163,13 @@ public final class DenseSlice {
             return Mono.empty();
         }
         return Mono.defer(() -> {
+            // registered without the lock, so a pull never blocks its event loop behind a push applying this
+            // slice: the waiter is queued first and the version read after, and a push raises the version
+            // before it scans the queue (both volatile), so one of the two always sees the other
             Waiter waiter = new Waiter(minVersion, new CompletableFuture<>());
-            lock();
-            try {
-                waiters.add(waiter);
-            } finally {
-                unlock();
+            waiters.add(waiter);
+            if (version >= minVersion && waiters.remove(waiter)) {
+                waiter.done().complete(null);
             }
             return Mono.fromFuture(waiter.done(), true).doOnCancel(() -> forget(waiter));
         });
@@ -229,20 +225,14 @@ public final class DenseSlice {
     }
 
     private void forget(Waiter waiter) {
-        lock();
-        try {
-            waiters.remove(waiter);
-        } finally {
-            unlock();
-        }
+        waiters.remove(waiter);
     }
 
     private void drainReady(Collection<CompletableFuture<Void>> wake) {
         for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
             Waiter w = it.next();
-            if (version >= w.minVersion()) {
+            if (version >= w.minVersion() && waiters.remove(w)) { // false: the pull took itself out
                 wake.add(w.done());
-                it.remove();
             }
         }
     }

@@ -64,6 +64,52 @@ class DenseStoreTest {
         assertThat(slice.awaitVersion(1).toFuture()).isCompleted();
     }
 
+    @Test
+    void aPullRegistersWhileAPushHoldsTheLockAndWakesOnItsUnlock() throws Exception {
+        DenseStore store = new DenseStore();
+        store.initialize(Map.of(K, Nd4j.createFromArray(1f)));
+        DenseSlice slice = store.require(K);
+        slice.lock(); // a push applying this slice
+        try {
+            CompletableFuture<CompletableFuture<Void>> registered = CompletableFuture.supplyAsync(
+                    () -> slice.awaitVersion(1).toFuture());
+            CompletableFuture<Void> pull = registered.get(5, java.util.concurrent.TimeUnit.SECONDS); // did not block
+            assertThat(slice.waitingPulls()).isEqualTo(1);
+            slice.advanceVersion();
+            assertThat(pull).as("woken only once the lock is released").isNotDone();
+        } finally {
+            slice.unlock();
+        }
+        assertThat(slice.waitingPulls()).isZero();
+    }
+
+    @Test
+    void noWaiterIsLostWhileVersionsAdvanceConcurrently() throws Exception {
+        DenseStore store = new DenseStore();
+        store.initialize(Map.of(K, Nd4j.createFromArray(1f)));
+        DenseSlice slice = store.require(K);
+        int versions = 2_000;
+        java.util.List<CompletableFuture<Void>> pulls = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Thread pusher = new Thread(() -> {
+            for (int v = 0; v < versions; v++) {
+                advance(slice);
+            }
+        });
+        Thread puller = new Thread(() -> {
+            for (int v = 1; v <= versions; v++) {
+                pulls.add(slice.awaitVersion(v).toFuture());
+            }
+        });
+        pusher.start();
+        puller.start();
+        pusher.join(20_000);
+        puller.join(20_000);
+
+        CompletableFuture.allOf(pulls.toArray(CompletableFuture[]::new)).get(5, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(pulls).hasSize(versions);
+        assertThat(slice.waitingPulls()).isZero();
+    }
+
     private static void advance(DenseSlice slice) {
         slice.lock();
         try {
