@@ -27,18 +27,8 @@ class LeNet5Test {
     @BeforeAll
     static void build() {
         model = new LeNet5();
-        Random random = new Random(17);
-        float[][] x = new float[BATCH][784];
-        float[][] y = new float[BATCH][10];
-        for (int i = 0; i < BATCH; i++) {
-            for (int j = 0; j < 784; j++) {
-                // sparse, MNIST-like intensities in [0, 1]
-                x[i][j] = random.nextDouble() < 0.2 ? random.nextFloat() : 0f;
-            }
-            y[i][i % 10] = 1;
-        }
-        features = Nd4j.create(x);
-        labels = Nd4j.create(y);
+        features = MnistLikeBatch.features(BATCH, 17);
+        labels = MnistLikeBatch.cyclingLabels(BATCH);
     }
 
     @Test

@@ -2,10 +2,8 @@ package io.jvmps.worker.model;
 
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 import java.util.Map;
-import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -43,24 +41,11 @@ class RepeatedStepsTest {
         assertThat(predictionDiff).isLessThan(1e-6);
     }
 
-    /** MNIST-like: about a fifth of the pixels lit, in [0, 1]. */
     private static INDArray features(long seed) {
-        Random random = new Random(seed);
-        float[][] x = new float[BATCH][784];
-        for (float[] row : x) {
-            for (int j = 0; j < row.length; j++) {
-                row[j] = random.nextDouble() < 0.2 ? random.nextFloat() : 0f;
-            }
-        }
-        return Nd4j.create(x);
+        return MnistLikeBatch.features(BATCH, seed);
     }
 
     private static INDArray labels(long seed) {
-        Random random = new Random(seed + 1000);
-        float[][] y = new float[BATCH][10];
-        for (float[] row : y) {
-            row[random.nextInt(10)] = 1;
-        }
-        return Nd4j.create(y);
+        return MnistLikeBatch.randomLabels(BATCH, seed + 1000);
     }
 }
