@@ -126,13 +126,14 @@ public final class TensorChunkCodec {
         int end = payload.writerIndex();
         try {
             do {
-                int length = frameLength(payload, at, end - at);
+                TensorChunk chunk;
                 try {
-                    chunks.add(decode(payload.slice(at, length)));
+                    chunk = decodeAt(payload, at, end - at, false);
                 } catch (PsException e) {
                     throw chunks.isEmpty() ? e : malformed("frame " + (chunks.size() + 1) + " of the payload: " + e.detail());
                 }
-                at += length;
+                chunks.add(chunk);
+                at += (int) encodedBytes(chunk);
             } while (at < end);
             return chunks;
         } catch (RuntimeException e) {
@@ -142,36 +143,19 @@ public final class TensorChunkCodec {
     }
 
     /**
-     * @return the length of the frame at {@code start} as its header announces it, or all that remains when
-     *         the header is unreadable (then {@link #decode} names what is wrong)
-     */
-    private static int frameLength(ByteBuf payload, int start, int readable) {
-        if (readable < FIXED_HEADER_BYTES || payload.getIntLE(start) != MAGIC || payload.getByte(start + 4) != VERSION) {
-            return readable;
-        }
-        int rank = payload.getShortLE(start + 6);
-        int count = payload.getIntLE(start + 28);
-        int width;
-        try {
-            width = DType.fromCode(payload.getByte(start + 5)).size();
-        } catch (IllegalArgumentException e) {
-            return readable;
-        }
-        if (rank < 0 || rank > MAX_RANK || count < 0) {
-            return readable;
-        }
-        long length = FIXED_HEADER_BYTES + 8L * rank + (long) count * width;
-        return (int) Math.min(length, readable); // a frame announcing more than remains is rejected by decode
-    }
-
-    /**
      * @param frame a frame; its reference count is unchanged, the returned chunk holds its own
      * @return the decoded chunk, owning one reference to a slice of {@code frame}
      * @throws PsException with {@link ErrorCode#MALFORMED_FRAME} naming what is wrong
      */
     public static TensorChunk decode(ByteBuf frame) {
-        int start = frame.readerIndex();
-        int readable = frame.readableBytes();
+        return decodeAt(frame, frame.readerIndex(), frame.readableBytes(), true);
+    }
+
+    /**
+     * @param exact true: the frame fills all {@code readable} bytes; false: it may be followed by more
+     *              (the next frame of a packed payload), and only its announced length is read
+     */
+    private static TensorChunk decodeAt(ByteBuf frame, int start, int readable, boolean exact) {
         if (readable < FIXED_HEADER_BYTES) {
             throw malformed("frame has " + readable + " bytes, shorter than the " + FIXED_HEADER_BYTES + "-byte header");
         }
@@ -220,7 +204,7 @@ public final class TensorChunkCodec {
             throw malformed("chunk [" + offset + ", " + offset + "+" + count + ") outside tensor of " + total + " elements");
         }
         long dataBytes = (long) count * dtype.size();
-        if (readable - headerBytes != dataBytes) {
+        if (exact ? readable - headerBytes != dataBytes : readable - headerBytes < dataBytes) {
             throw malformed("frame carries " + (readable - headerBytes) + " data bytes, header announces "
                     + count + " " + dtype + " elements = " + dataBytes + " bytes");
         }

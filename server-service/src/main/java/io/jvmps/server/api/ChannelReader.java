@@ -14,8 +14,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * Reads the inbound payloads of an init or push channel (each one or more tensor frames back to back)
- * into validated tensors. Every buffer is
- * released exactly once: decoded ones right away, undelivered ones through the discard hook.
+ * into validated tensors. Every buffer is released exactly once: decoded ones right away, undelivered
+ * ones through the discard hook.
  *
  * <p>A frame that fails validation ({@link PsException}) does not cut the channel: the rest of the
  * requester's frames are read and released unprocessed, and the error is raised once the inbound
