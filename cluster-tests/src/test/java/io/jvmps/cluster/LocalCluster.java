@@ -141,11 +141,26 @@ final class LocalCluster implements AutoCloseable {
         return all;
     }
 
+    /**
+     * Starts a server with JVM flags of its own after the defaults (a later {@code -D} or {@code -Xmx} wins), e.g. a
+     * larger heap and javacpp limits for a big model.
+     */
+    NodeProcess startServerWithJvmFlags(int index, int servers, int workers, List<String> jvmFlags, String... args)
+            throws IOException {
+        return start("server-" + index, "server-service", jvmFlags, Map.of(), withCluster(servers, workers, args));
+    }
+
     private NodeProcess start(String name, String module, String heap, Map<String, String> env, List<String> args)
             throws IOException {
+        return start(name, module, List.of(heap), env, args);
+    }
+
+    private NodeProcess start(String name, String module, List<String> jvmFlags, Map<String, String> env,
+                              List<String> args) throws IOException {
         LaunchJars.Launch launch = LaunchJars.forModule(jarDir, module, NODE_JVM_FLAGS);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                heap, "-Dorg.bytedeco.javacpp.maxbytes=2g", "-Dorg.bytedeco.javacpp.maxphysicalbytes=3g"));
+                "-Dorg.bytedeco.javacpp.maxbytes=2g", "-Dorg.bytedeco.javacpp.maxphysicalbytes=3g"));
+        command.addAll(jvmFlags);
         NODE_JVM_FLAGS.forEach(flag -> command.add(flag.replace("{node}", name))); // e.g. a JFR file per node
         command.addAll(launch.flags());
         command.addAll(List.of("-jar", launch.jar().toString()));

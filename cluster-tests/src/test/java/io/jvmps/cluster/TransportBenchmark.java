@@ -150,7 +150,7 @@ class TransportBenchmark {
     }
 
     /** The worker's connection settings: Spring's default strategies (pooled Netty buffers, zero-copy frames). */
-    private static RSocketRequester.Builder requesters(LocalCluster cluster) {
+    static RSocketRequester.Builder requesters(LocalCluster cluster) {
         RSocketStrategies strategies = RSocketStrategies.builder()
                 .encoders(e -> e.add(new JacksonJsonEncoder()))
                 .decoders(d -> d.add(new JacksonJsonDecoder()))

@@ -45,6 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public class PsClient {
     private static final int SEQUENCE_BITS = 40;
     private static final int PUSH_RETRIES = 2;
+    /** Pull payloads (each at most one chunk frame, 1 MiB by default) requested ahead of the one being decoded. */
+    static final int PULL_WINDOW_PAYLOADS = 8;
     private final ServerConnections connections;
     private final ShardMap shardMap;
     private final int rank;
@@ -327,6 +329,9 @@ public class PsClient {
             DataBuffer request = factory.wrap(SliceRequestCodec.encode(alloc, new SliceRequest(minVersion, rank, keys)));
             return connections.requester(server).route(Routes.DENSE_PULL).data(request)
                     .retrieveFlux(DataBuffer.class)
+                    // a bounded demand: the server copies a slice only when its payload is wanted, so a pull of a big
+                    // model holds a few payloads in flight on both ends, not a snapshot of the whole model
+                    .limitRate(PULL_WINDOW_PAYLOADS)
                     .doOnNext(buffer -> accept(assembler, buffer, received))
                     .then(Mono.fromRunnable(() -> {
                         if (received.get() != keys.length) {
