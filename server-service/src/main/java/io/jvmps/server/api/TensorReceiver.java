@@ -10,8 +10,6 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -77,8 +75,8 @@ final class TensorReceiver {
                 return;
             }
             TensorAssembler.Assembled done = assembler.accept(chunk);
+            requireFinite(chunk); // each chunk as it lands, while its bytes are still in cache
             if (done != null) {
-                requireFinite(done.key(), done.data());
                 received.add(new ReceivedTensor(done.key(), done.step(), done.sender(), done.tag(), pending));
                 pending = null;
             }
@@ -159,16 +157,14 @@ final class TensorReceiver {
         return pending.data().asNio();
     }
 
-    private static void requireFinite(long key, ByteBuffer data) {
-        // one pass in Java over the received bytes: no native call (whose OpenMP threads would compete with
-        // the event loops for the cores), and the first bad element is named
-        FloatBuffer floats = data.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
-        for (int i = 0, n = floats.capacity(); i < n; i++) {
-            float f = floats.get(i);
-            if (!Float.isFinite(f)) {
-                throw new PsException(ErrorCode.NON_FINITE, "slice " + SliceKey.describe(key) + " element " + i + " is "
-                        + f);
-            }
+    private static void requireFinite(TensorChunk chunk) {
+        // in Java over the received bytes: no native call (whose OpenMP threads would compete with the event loops
+        // for the cores), and the first bad element is named
+        int bad = FiniteScan.firstNonFinite(chunk.data());
+        if (bad >= 0) {
+            float f = chunk.data().getFloatLE(chunk.data().readerIndex() + 4 * bad);
+            throw new PsException(ErrorCode.NON_FINITE, "slice " + SliceKey.describe(chunk.key()) + " element "
+                    + (chunk.offset() + bad) + " is " + f);
         }
     }
 }
