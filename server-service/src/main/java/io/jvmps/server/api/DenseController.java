@@ -103,6 +103,16 @@ public class DenseController {
         }));
     }
 
+    /**
+     * Route {@value Routes#DENSE_PUSH} as a request-response: a push whose frames fit one payload (a packed LeNet
+     * push, say) arrives and is answered in one frame each way, without the request-channel's completion frame and
+     * credit frame; validated and applied exactly like the channel form.
+     */
+    @MessageMapping(Routes.DENSE_PUSH)
+    public Mono<PushAck> pushOnePayload(DataBuffer payload) {
+        return push(Flux.just(payload));
+    }
+
     /** Route {@value Routes#DENSE_PULL}: streams the requested slices once they reached the version. */
     @MessageMapping(Routes.DENSE_PULL)
     public Flux<DataBuffer> pull(DataBuffer request) {

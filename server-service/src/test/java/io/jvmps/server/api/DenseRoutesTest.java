@@ -165,6 +165,24 @@ class DenseRoutesTest {
     }
 
     @Test
+    void aPushOfOnePayloadAlsoTravelsAsARequestResponse() {
+        long a = SliceKey.of(14, 0);
+        long b = SliceKey.of(14, 1);
+        init(tensor(a, 1), tensor(b, 2, 3));
+        DataBuffer bad = TestTensors.packed(TestTensors.frames(0, 0, tensor(a, 2), tensor(b, 2, Float.NaN)));
+        assertRejected(() -> requester.route(Routes.DENSE_PUSH).data(bad).retrieveMono(PushAck.class).block(WAIT),
+                "NON_FINITE", "element 1 is NaN");
+
+        DataBuffer good = TestTensors.packed(TestTensors.frames(0, 0, tensor(a, 2), tensor(b, 2, 4)));
+        PushAck ack = requester.route(Routes.DENSE_PUSH).data(good).retrieveMono(PushAck.class).block(WAIT);
+
+        assertThat(ack).isEqualTo(new PushAck(0, 0, 2, 3));
+        Map<Long, Pulled> pulled = pull(1, a, b);
+        assertThat(pulled.get(a).values()).as("applied once, the rejected push left no trace").containsExactly(0);
+        assertThat(pulled.get(b).values()).containsExactly(1, 1);
+    }
+
+    @Test
     void badInputIsRejectedWithItsCodeAndChangesNothing() {
         long k = SliceKey.of(3, 0);
         long k2 = SliceKey.of(3, 1);

@@ -228,8 +228,11 @@ class HostileClientTest {
                 "INVALID_ARGUMENT");
         assertCoded(client.requestResponse(Mono.fromSupplier(() -> payload("x", routed(Routes.DENSE_PULL)))),
                 "INVALID_ARGUMENT");
-        assertCoded(client.requestResponse(Mono.fromSupplier(() -> payload("x", routed(Routes.DENSE_PUSH)))),
+        assertCoded(client.requestResponse(Mono.fromSupplier(() -> payload("x", routed(Routes.DENSE_INIT)))),
                 "INVALID_ARGUMENT");
+        // a push of one payload may come as a request-response: a garbage one is a bad frame, not a bad route
+        assertCoded(client.requestResponse(Mono.fromSupplier(() -> payload("x", routed(Routes.DENSE_PUSH)))),
+                "MALFORMED_FRAME");
         assertCoded(client.requestStream(Mono.fromSupplier(() -> payload("x", routed(Routes.SERVER_STATUS))))
                 .then(), "INVALID_ARGUMENT");
         assertCoded(client.requestChannel(Flux.just(payload("x", routed("ps.v1.nope")))).then(),

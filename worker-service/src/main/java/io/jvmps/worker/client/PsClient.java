@@ -279,16 +279,24 @@ public class PsClient {
         if (slices.isEmpty()) {
             return Mono.empty();
         }
-        // small slices travel packed in one payload: for a LeNet push one payload per server, so the
-        // request-channel completes without waiting for the server's credit for a second payload
-        Flux<DataBuffer> frames = Flux.fromIterable(PayloadPacking.groups(slices, slice -> 4L * slice.length(), chunkBytes))
+        // small slices travel packed in one payload: for a LeNet push one payload per server
+        List<List<Slice>> groups = PayloadPacking.groups(slices, slice -> 4L * slice.length(), chunkBytes);
+        Flux<DataBuffer> frames = Flux.fromIterable(groups)
                 .concatMapIterable(group -> payloads(group, step, tag, values))
                 .map(this::encodeReleasing);
+        // a push of one payload goes as a request-response: one frame each way, where a request-channel also
+        // sends a completion frame after the payload and the server a credit frame, and the server's answer
+        // waits for the completion
+        boolean onePayload = route.equals(Routes.DENSE_PUSH) && groups.size() == 1
+                && (groups.get(0).size() > 1 || 4L * groups.get(0).get(0).length() <= chunkBytes);
         // a push whose acknowledgement is lost is sent again with the same tag: the server answers the
         // original acknowledgement and applies nothing twice
-        return Mono.defer(() -> connections.requester(server).route(route).data(frames, DataBuffer.class)
-                        .retrieveFlux(PushAck.class)
-                        .single()
+        return Mono.defer(() -> (onePayload
+                        ? frames.single().flatMap(payload -> connections.requester(server).route(route).data(payload)
+                                .retrieveMono(PushAck.class))
+                        : connections.requester(server).route(route).data(frames, DataBuffer.class)
+                                .retrieveFlux(PushAck.class)
+                                .single())
                         .timeout(timeout))
                 .retryWhen(reactor.util.retry.Retry.max(tag == 0 ? 0 : PUSH_RETRIES)
                         .filter(e -> e instanceof java.util.concurrent.TimeoutException))
