@@ -46,4 +46,21 @@ public final class PayloadPacking {
         }
         return groups;
     }
+
+    /**
+     * @param groups     groups from {@link #groups}
+     * @param dataBytes  a slice's data bytes
+     * @param chunkBytes data bytes of one chunk, &gt;= 1 (cut in whole float32 elements, at least one per chunk)
+     * @return how many payloads the groups travel as: one per group of two or more, one per chunk of a lone slice
+     *         (at least one, also for an empty slice)
+     */
+    public static <T> long payloadCount(List<List<T>> groups, ToLongFunction<T> dataBytes, int chunkBytes) {
+        long perChunk = Math.max(1, chunkBytes / 4) * 4L; // as TensorChunker cuts float32 data
+        long count = 0;
+        for (List<T> group : groups) {
+            long bytes = group.size() == 1 ? dataBytes.applyAsLong(group.get(0)) : 0;
+            count += group.size() > 1 ? 1 : Math.max(1, (bytes + perChunk - 1) / perChunk);
+        }
+        return count;
+    }
 }

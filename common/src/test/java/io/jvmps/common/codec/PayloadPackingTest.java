@@ -39,6 +39,21 @@ class PayloadPackingTest {
     }
 
     @Test
+    void aPackedGroupIsOnePayloadAndALoneSliceOnePerChunk() {
+        assertThat(payloads(300L, 300L, 288L, 1L)).isEqualTo(2);
+        assertThat(payloads(1000L)).as("exactly one chunk").isEqualTo(1);
+        assertThat(payloads(1004L)).as("one element more").isEqualTo(2);
+        assertThat(payloads(10L, 2500L, 10L)).isEqualTo(1 + 3 + 1);
+        assertThat(payloads(0L)).as("an empty slice still sends its frame").isEqualTo(1);
+        assertThat(PayloadPacking.payloadCount(PayloadPacking.groups(List.of(8L), Long::longValue, 2),
+                Long::longValue, 2)).as("chunks below one element carry one element").isEqualTo(2);
+    }
+
+    private static long payloads(Long... bytes) {
+        return PayloadPacking.payloadCount(groups(bytes), Long::longValue, CHUNK);
+    }
+
+    @Test
     void noSlicesNoGroups() {
         assertThat(groups()).isEmpty();
     }

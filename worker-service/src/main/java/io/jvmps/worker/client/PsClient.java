@@ -287,8 +287,8 @@ public class PsClient {
         // a push of one payload goes as a request-response: one frame each way, where a request-channel also
         // sends a completion frame after the payload and the server a credit frame, and the server's answer
         // waits for the completion
-        boolean onePayload = route.equals(Routes.DENSE_PUSH) && groups.size() == 1
-                && (groups.get(0).size() > 1 || 4L * groups.get(0).get(0).length() <= chunkBytes);
+        boolean onePayload = route.equals(Routes.DENSE_PUSH)
+                && PayloadPacking.payloadCount(groups, slice -> 4L * slice.length(), chunkBytes) == 1;
         // a push whose acknowledgement is lost is sent again with the same tag: the server answers the
         // original acknowledgement and applies nothing twice
         return Mono.defer(() -> (onePayload
