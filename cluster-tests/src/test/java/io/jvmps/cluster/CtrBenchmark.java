@@ -29,6 +29,12 @@ class CtrBenchmark {
     private static final Pattern STEP_LINE = Pattern.compile(
             "(?m)^(\\d\\d):(\\d\\d):(\\d\\d\\.\\d+) .*StepReporter - epoch: (\\d+) step: (\\d+),");
 
+    /**
+     * The address the servers advertise, so the worker's pushes and pulls go to it: 127.0.0.2 with
+     * {@code scripts/shaped-link.sh on RATE} puts a link of that bandwidth between worker and servers.
+     */
+    private static final String SERVER_HOST = System.getProperty("ctr.server-host", "127.0.0.1");
+
     private record Result(long steps, double seconds, double samplesPerSecond, double auc, double oracle,
                           String hitRates, double lastEpochStepsPerSecond) {
         double stepsPerSecond() {
@@ -63,10 +69,10 @@ class CtrBenchmark {
         for (String eviction : System.getProperty("ctr.evictions", "LRU,LFU").split(",")) {
             Result cached = run("ctr-bench-cached-" + eviction, "SGD", "0.5", with(with(job,
                     "--ps.worker.ctr.vocab-cache-size=80000"), "--ps.worker.ctr.eviction=" + eviction));
-            BenchmarkReport.record(String.format(Locale.ROOT, "CTR 8 fields x 100k values (800k rows per table), "
-                            + "Zipf 1.05, dim 64, batch %s, 200k examples x %s epochs: whole job no cache %.2f steps/s, "
+            BenchmarkReport.record(String.format(Locale.ROOT, "CTR (servers at %s) 8 fields x 100k values "
+                            + "(800k rows per table), Zipf 1.05, dim 64, batch %s, 200k examples x %s epochs: whole job no cache %.2f steps/s, "
                             + "vocab_cache_size 80000 (10%%) %s %.2f steps/s, ratio %.2f; last epoch (JIT settled) "
-                            + "%.2f vs %.2f steps/s, ratio %.2f; hit rates %s; AUC %.4f / %.4f (oracle %.4f)", batch, epochs,
+                            + "%.2f vs %.2f steps/s, ratio %.2f; hit rates %s; AUC %.4f / %.4f (oracle %.4f)", SERVER_HOST, batch, epochs,
                     direct.stepsPerSecond(), eviction, cached.stepsPerSecond(),
                     cached.stepsPerSecond() / direct.stepsPerSecond(), direct.lastEpochStepsPerSecond,
                     cached.lastEpochStepsPerSecond, cached.lastEpochStepsPerSecond / direct.lastEpochStepsPerSecond,
@@ -86,7 +92,7 @@ class CtrBenchmark {
             cluster.startScheduler(2, 1);
             for (int s = 0; s < 2; s++) {
                 cluster.startServer(s, 2, 1, "--ps.optimizer.type=" + optimizer, "--ps.optimizer.learning-rate=" + rate,
-                        "--ps.consistency.mode=SYNC");
+                        "--ps.consistency.mode=SYNC", "--ps.node.host=" + SERVER_HOST);
             }
             List<String> args = new ArrayList<>(List.of("--ps.worker.job=CTR", "--ps.worker.log-interval=100",
                     "--ps.worker.seed=11"));
