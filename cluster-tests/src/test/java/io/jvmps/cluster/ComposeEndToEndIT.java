@@ -3,7 +3,6 @@ package io.jvmps.cluster;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -47,7 +46,7 @@ class ComposeEndToEndIT {
         Map<String, Integer> ports = new LinkedHashMap<>();
         Map<String, String> env = new LinkedHashMap<>();
         for (String service : SERVICES) {
-            ports.put(service, freePort());
+            ports.put(service, LocalCluster.freePort());
         }
         env.put("PS_SCHEDULER_PUBLISHED_PORT", ports.get("scheduler").toString());
         env.put("PS_SERVER0_PUBLISHED_PORT", ports.get("server-0").toString());
@@ -166,9 +165,4 @@ class ComposeEndToEndIT {
         return losses;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 }

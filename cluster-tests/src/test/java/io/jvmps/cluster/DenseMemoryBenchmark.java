@@ -15,7 +15,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,10 +42,7 @@ class DenseMemoryBenchmark {
 
     @Test
     void adamServerMemoryPerParameter() throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
-        }
+        int port = LocalCluster.freePort();
         try (LocalCluster cluster = new LocalCluster("dense-memory")) {
             NodeProcess server = cluster.startServerWithJvmFlags(0, 1, 1,
                     List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-Dorg.bytedeco.javacpp.maxbytes=8g",

@@ -75,13 +75,18 @@ final class LocalCluster implements AutoCloseable {
      * deployment (saves one JVM start-up per cluster, the scheduler's, of the suite's time).
      */
     NodeProcess startScheduler(int servers, int workers, String... args) throws IOException {
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
-            schedulerPort = probe.getLocalPort();
-        }
+        schedulerPort = freePort();
         List<String> all = new ArrayList<>(List.of("--server.port=" + schedulerPort,
                 "--ps.cluster.server-num=" + servers, "--ps.cluster.worker-num=" + workers));
         all.addAll(List.of(args));
         return start("scheduler", "scheduler-service", "-Xmx256m", Map.of(), all);
+    }
+
+    /** @return a TCP port that was free a moment ago, for a process started next to bind */
+    static int freePort() throws IOException {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+            return probe.getLocalPort();
+        }
     }
 
     /** Starts a new scheduler on the port of the first one (after it was killed), under another log name. */

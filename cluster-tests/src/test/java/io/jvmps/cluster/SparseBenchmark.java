@@ -25,7 +25,6 @@ import org.springframework.util.MimeType;
 import org.springframework.util.MimeTypeUtils;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +52,7 @@ class SparseBenchmark {
 
     @Test
     void sparsePullLatencyAndMemoryPerRow() throws Exception {
-        int[] ports = {freePort(), freePort()};
+        int[] ports = {LocalCluster.freePort(), LocalCluster.freePort()};
         try (LocalCluster cluster = new LocalCluster("sparse-benchmark")) {
             List<NodeProcess> servers = new ArrayList<>();
             for (int s = 0; s < 2; s++) {
@@ -180,11 +179,5 @@ class SparseBenchmark {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0)) {
-            return probe.getLocalPort();
-        }
     }
 }

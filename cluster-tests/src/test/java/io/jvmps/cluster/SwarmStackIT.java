@@ -2,8 +2,6 @@ package io.jvmps.cluster;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,7 +46,7 @@ class SwarmStackIT {
             images.compose(Duration.ofMinutes(5), "build", "scheduler", "server-0", "worker-0");
         }
 
-        int schedulerPort = freePort();
+        int schedulerPort = LocalCluster.freePort();
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PS_IMAGE_TAG", "swarm");
         env.put("PS_DATA_DIR", data.toString());
@@ -141,11 +139,5 @@ class SwarmStackIT {
             n++;
         }
         return n;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

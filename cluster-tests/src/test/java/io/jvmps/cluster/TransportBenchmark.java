@@ -21,7 +21,6 @@ import org.springframework.messaging.rsocket.RSocketStrategies;
 import org.springframework.util.MimeType;
 import org.springframework.util.MimeTypeUtils;
 
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,10 +92,7 @@ class TransportBenchmark {
     }
 
     private List<Timing> measure(Case c) throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
-        }
+        int port = LocalCluster.freePort();
         String name = "transport-" + c.name().replace(" ", "").toLowerCase(Locale.ROOT) + "-" + c.optimizer().toLowerCase(Locale.ROOT);
         try (LocalCluster cluster = new LocalCluster(name)) {
             NodeProcess server = cluster.startServerWithHeap(0, 1, 1, "-Xmx1g", "--ps.scheduler.enabled=false",

@@ -55,12 +55,13 @@ public final class PayloadPacking {
      *         (at least one, also for an empty slice)
      */
     public static <T> long payloadCount(List<List<T>> groups, ToLongFunction<T> dataBytes, int chunkBytes) {
-        long perChunk = Math.max(1, chunkBytes / 4) * 4L; // as TensorChunker cuts float32 data
         long count = 0;
         for (List<T> group : groups) {
-            long bytes = group.size() == 1 ? dataBytes.applyAsLong(group.get(0)) : 0;
-            count += group.size() > 1 ? 1 : Math.max(1, (bytes + perChunk - 1) / perChunk);
+            count += group.size() > 1 ? 1
+                    : TensorChunker.chunkCount(DType.FLOAT32, dataBytes.applyAsLong(group.get(0)) / DType.FLOAT32.size(),
+                            chunkBytes);
         }
         return count;
     }
+
 }

@@ -37,8 +37,8 @@ public final class TensorChunker {
             throw new IllegalArgumentException("shape holds " + total + " " + dtype + " elements but buffer has "
                     + data.readableBytes() + " bytes");
         }
-        int perChunk = Math.max(1, maxChunkBytes / dtype.size());
-        List<TensorChunk> chunks = new ArrayList<>((int) Math.max(1, (total + perChunk - 1) / perChunk));
+        int perChunk = elementsPerChunk(dtype, maxChunkBytes);
+        List<TensorChunk> chunks = new ArrayList<>((int) chunkCount(dtype, total, maxChunkBytes));
         long offset = 0;
         do {
             int count = (int) Math.min(perChunk, total - offset);
@@ -47,5 +47,21 @@ public final class TensorChunker {
             offset += count;
         } while (offset < total);
         return chunks;
+    }
+
+    /**
+     * @param dtype         element type
+     * @param elements      the tensor's element count, &gt;= 0
+     * @param maxChunkBytes upper bound of data bytes per chunk
+     * @return how many chunks {@link #split} cuts such a tensor into: one for an empty tensor, otherwise
+     *         ceil(elements / elements per chunk), a chunk holding at least one element
+     */
+    public static long chunkCount(DType dtype, long elements, int maxChunkBytes) {
+        int perChunk = elementsPerChunk(dtype, maxChunkBytes);
+        return Math.max(1, (elements + perChunk - 1) / perChunk);
+    }
+
+    private static int elementsPerChunk(DType dtype, int maxChunkBytes) {
+        return Math.max(1, maxChunkBytes / dtype.size());
     }
 }

@@ -116,6 +116,7 @@ class TensorChunkerAndAssemblerTest {
         List<TensorChunk> chunks = TensorChunker.split(dtype, 1, 2, 3, 4, new long[] {elements}, source, chunkBytes);
 
         assertThat(chunks).hasSize(expectedChunks);
+        assertThat(TensorChunker.chunkCount(dtype, elements, chunkBytes)).as("the count split cuts").isEqualTo(expectedChunks);
         int perChunkBytes = Math.max(dtype.size(), chunkBytes / dtype.size() * dtype.size());
         assertThat(expectedChunks).isEqualTo((elements * dtype.size() + perChunkBytes - 1) / perChunkBytes);
         long offset = 0;
