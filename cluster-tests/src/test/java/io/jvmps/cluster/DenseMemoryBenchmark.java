@@ -32,13 +32,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * memory: values, optimizer state, receive buffers, network buffers. Reads {@code VmRSS} from
  * {@code /proc/<pid>/status} after the init, after each of {@code -Dmemory.pushes} pushes (default 1,000), and
  * after {@code -Dmemory.pulls} push-and-pull rounds (default 20, what a training step does), and reports bytes
- * per parameter at each point against 12 (values, Adam's m and v).
+ * per parameter at each point against 12 (values, Adam's m and v). {@code -Dmemory.push-apply} sets the server's
+ * {@code ps.server.push-apply} (default WHOLE_PUSH; PER_SLICE receives through a small shared pool).
  */
 @Tag("benchmark")
 class DenseMemoryBenchmark {
     private static final int PARAMS = Integer.getInteger("memory.params", 100_000_000);
     private static final int PUSHES = Integer.getInteger("memory.pushes", 1_000);
     private static final int PULLS = Integer.getInteger("memory.pulls", 20);
+    private static final String PUSH_APPLY = System.getProperty("memory.push-apply", "WHOLE_PUSH");
 
     @Test
     void adamServerMemoryPerParameter() throws Exception {
@@ -48,7 +50,7 @@ class DenseMemoryBenchmark {
                     List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-Dorg.bytedeco.javacpp.maxbytes=8g",
                             "-Dorg.bytedeco.javacpp.maxphysicalbytes=12g"),
                     "--ps.scheduler.enabled=false", "--spring.rsocket.server.port=" + port,
-                    "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.0001");
+                    "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.0001", "--ps.server.push-apply=" + PUSH_APPLY);
             server.awaitLog(Pattern.compile("(?i)rsocket.*started|started ServerApplication"), Duration.ofSeconds(90));
             long pid = server.process().pid();
             long started = residentBytes(pid);
@@ -81,9 +83,9 @@ class DenseMemoryBenchmark {
                 long afterPulls = residentBytes(pid) - started;
                 record("after " + PULLS + " push+pull rounds", afterPulls);
                 BenchmarkReport.record(String.format(Locale.ROOT,
-                        "dense memory, %,d ADAM params: %.1f ms per push; growth from push 10 to push %d: %.1f MB;"
+                        "dense memory, %,d ADAM params, push-apply %s: %.1f ms per push; growth from push 10 to push %d: %.1f MB;"
                                 + " steady state %.2f bytes/param with pushes only (%.2fx of 12N), %.2f with pulls (%.2fx)",
-                        PARAMS, perPush, PUSHES, (afterPushes - afterTen) / 1e6, perParam(afterPushes),
+                        PARAMS, PUSH_APPLY, perPush, PUSHES, (afterPushes - afterTen) / 1e6, perParam(afterPushes),
                         perParam(afterPushes) / 12, perParam(afterPulls), perParam(afterPulls) / 12));
                 assertThat(Double.isFinite(pulled[0].sumNumber().doubleValue())).as("pulled values are finite").isTrue();
             }
@@ -91,8 +93,8 @@ class DenseMemoryBenchmark {
     }
 
     private static void record(String when, long grownBytes) throws IOException {
-        BenchmarkReport.record(String.format(Locale.ROOT, "dense memory, %,d ADAM params, %s: server resident set +%.1f MB,"
-                + " %.2f bytes/param", PARAMS, when, grownBytes / 1e6, perParam(grownBytes)));
+        BenchmarkReport.record(String.format(Locale.ROOT, "dense memory, %,d ADAM params, push-apply %s, %s: server "
+                + "resident set +%.1f MB, %.2f bytes/param", PARAMS, PUSH_APPLY, when, grownBytes / 1e6, perParam(grownBytes)));
     }
 
     private static double perParam(long bytes) {

@@ -43,6 +43,8 @@ class TransportBenchmark {
     private static final long WARMUP_NANOS = Long.getLong("transport.warmup-seconds", 20) * 1_000_000_000L;
     private static final int ROUNDS = 15;
     private static final int RUNS = Integer.getInteger("transport.runs", 3);
+    /** The server's {@code ps.server.push-apply}: WHOLE_PUSH (its default) or PER_SLICE. */
+    private static final String PUSH_APPLY = System.getProperty("transport.push-apply", "WHOLE_PUSH");
 
     private record Case(String name, List<long[]> shapes, String optimizer) {
         Case(String name, int elements, String optimizer) {
@@ -80,12 +82,12 @@ class TransportBenchmark {
             for (int r = 0; r < runs.size(); r++) {
                 Timing t = runs.get(r);
                 BenchmarkReport.record(String.format(Locale.ROOT,
-                        "%s %s run %d: push %.2f ms, pull %.2f ms, push+pull %.2f ms; socket echo %.2f ms; ratio %.2f",
-                        c.name(), c.optimizer(), r + 1, t.pushMs(), t.pullMs(), t.bothMs(), t.echoMs(), t.ratio()));
+                        "%s %s (%s) run %d: push %.2f ms, pull %.2f ms, push+pull %.2f ms; socket echo %.2f ms; ratio %.2f",
+                        c.name(), c.optimizer(), PUSH_APPLY, r + 1, t.pushMs(), t.pullMs(), t.bothMs(), t.echoMs(), t.ratio()));
             }
             BenchmarkReport.record(String.format(Locale.ROOT,
-                    "%s %s median of %d runs: push %.2f ms, pull %.2f ms, push+pull %.2f ms, echo %.2f ms, ratio %.2f",
-                    c.name(), c.optimizer(), runs.size(), median(runs, Timing::pushMs), median(runs, Timing::pullMs),
+                    "%s %s (%s) median of %d runs: push %.2f ms, pull %.2f ms, push+pull %.2f ms, echo %.2f ms, ratio %.2f",
+                    c.name(), c.optimizer(), PUSH_APPLY, runs.size(), median(runs, Timing::pushMs), median(runs, Timing::pullMs),
                     median(runs, Timing::bothMs), median(runs, Timing::echoMs), median(runs, Timing::ratio)));
             assertThat(runs).allSatisfy(t -> assertThat(t.bothMs()).isPositive());
         }
@@ -97,7 +99,7 @@ class TransportBenchmark {
         try (LocalCluster cluster = new LocalCluster(name)) {
             NodeProcess server = cluster.startServerWithHeap(0, 1, 1, "-Xmx1g", "--ps.scheduler.enabled=false",
                     "--spring.rsocket.server.port=" + port, "--ps.optimizer.type=" + c.optimizer(),
-                    "--ps.optimizer.learning-rate=0.0001");
+                    "--ps.optimizer.learning-rate=0.0001", "--ps.server.push-apply=" + PUSH_APPLY);
             server.awaitLog(Pattern.compile("(?i)rsocket.*started|started ServerApplication"), Duration.ofSeconds(90));
             NodeInfo node = new NodeInfo("bench", NodeRole.SERVER, 0, "127.0.0.1", port, 0, NodeState.ALIVE, 0);
             try (ServerConnections connections = new ServerConnections(requesters(cluster), List.of(node))) {

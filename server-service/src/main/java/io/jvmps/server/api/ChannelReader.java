@@ -67,8 +67,19 @@ public final class ChannelReader {
      */
     Mono<List<ReceivedTensor>> read(Flux<DataBuffer> inbound, ToIntFunction<TensorChunk> expectedLength,
                                     ReceiveBuffers buffers) {
+        return read(inbound, expectedLength, buffers, null);
+    }
+
+    /**
+     * @param onWhole takes each tensor as soon as it is whole and checked, owning its array from then on (per-slice
+     *                application); a {@link PsException} it throws rejects the stream from there on, as an invalid
+     *                frame would. Null: tensors are handed over only once the whole stream was valid.
+     * @return every tensor of the channel (with {@code onWhole}: their arrays already handed over)
+     */
+    Mono<List<ReceivedTensor>> read(Flux<DataBuffer> inbound, ToIntFunction<TensorChunk> expectedLength,
+                                    ReceiveBuffers buffers, java.util.function.Consumer<ReceivedTensor> onWhole) {
         return Mono.defer(() -> {
-            TensorReceiver receiver = new TensorReceiver(maxTensorBytes, expectedLength, budget, buffers);
+            TensorReceiver receiver = new TensorReceiver(maxTensorBytes, expectedLength, budget, buffers, onWhole);
             String peer = io.jvmps.common.security.PeerAddresses.current(); // the stall is reported on a timer thread
             PsException[] failure = new PsException[1];
             return inbound
@@ -123,7 +134,8 @@ public final class ChannelReader {
     private PsException stalled(TensorReceiver receiver, String peer) {
         String what = "an init or push stream sent no frame for " + idleTimeout + " (ps.server.stream-idle-timeout) "
                 + "after " + receiver.tensors() + " complete tensor(s) (" + receiver.claimedIdentity() + "); it was "
-                + "cancelled and nothing it sent was applied";
+                + "cancelled and " + (receiver.handsOverEach() ? "only its complete tensors were applied "
+                + "(ps.server.push-apply=PER_SLICE)" : "nothing it sent was applied");
         return Stalls.report(log, what, peer);
     }
 }

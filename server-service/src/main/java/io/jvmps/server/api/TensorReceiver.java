@@ -22,7 +22,9 @@ import java.util.function.ToIntFunction;
  * per stream, each key at most once, finite values. Chunk bytes are copied once, straight into the
  * native buffer of an INDArray the caller supplies (a push reuses its slice's spare gradient buffer). A stream that fails, stalls or is cancelled before its tensors were
  * handed over has them freed at once ({@link #discard()}), so its native memory does not wait for a garbage
- * collection. One receiver per channel; its methods are synchronized because a stall's timer may discard it
+ * collection. With a consumer of whole tensors (per-slice application), each tensor is handed to it the moment
+ * its last chunk was checked, and its reservation given back: the consumer owns its array from then on, also
+ * when it throws. One receiver per channel; its methods are synchronized because a stall's timer may discard it
  * while a late frame is still being copied in.
  */
 final class TensorReceiver {
@@ -36,6 +38,7 @@ final class TensorReceiver {
     private long reserved;
     private boolean delivered;
     private boolean discarded;
+    private final java.util.function.Consumer<ReceivedTensor> onWhole; // null: tensors are kept until finish()
 
     /**
      * @param maxTensorBytes largest tensor accepted ({@code ps.transport.max-tensor-bytes})
@@ -46,6 +49,15 @@ final class TensorReceiver {
      */
     TensorReceiver(long maxTensorBytes, ToIntFunction<TensorChunk> expectedLength, io.jvmps.server.store.MemoryBudget budget,
                    ReceiveBuffers buffers) {
+        this(maxTensorBytes, expectedLength, budget, buffers, null);
+    }
+
+    /**
+     * @param onWhole takes each whole, checked tensor as it completes (null: they are kept until {@link #finish()})
+     */
+    TensorReceiver(long maxTensorBytes, ToIntFunction<TensorChunk> expectedLength, io.jvmps.server.store.MemoryBudget budget,
+                   ReceiveBuffers buffers, java.util.function.Consumer<ReceivedTensor> onWhole) {
+        this.onWhole = onWhole;
         this.expectedLength = expectedLength;
         this.buffers = buffers;
         this.budget = budget;
@@ -63,6 +75,11 @@ final class TensorReceiver {
         reserved += bytes;
     }
 
+    /** @return true when each whole tensor is handed over as it completes (per-slice application) */
+    boolean handsOverEach() {
+        return onWhole != null;
+    }
+
     /** @return tensors received whole so far */
     synchronized int tensors() {
         return received.size();
@@ -77,8 +94,15 @@ final class TensorReceiver {
             TensorAssembler.Assembled done = assembler.accept(chunk);
             requireFinite(chunk); // each chunk as it lands, while its bytes are still in cache
             if (done != null) {
-                received.add(new ReceivedTensor(done.key(), done.step(), done.sender(), done.tag(), pending));
+                ReceivedTensor tensor = new ReceivedTensor(done.key(), done.step(), done.sender(), done.tag(), pending);
+                received.add(tensor);
                 pending = null;
+                if (onWhole != null) {
+                    long bytes = 4L * tensor.values().length();
+                    budget.release(bytes);
+                    reserved -= bytes;
+                    onWhole.accept(tensor);
+                }
             }
         } finally {
             chunk.release();
@@ -111,13 +135,15 @@ final class TensorReceiver {
             pending.close();
             pending = null;
         }
-        received.forEach(t -> t.values().close());
+        if (onWhole == null) { // else each was handed over as it completed
+            received.forEach(t -> t.values().close());
+        }
         received.clear();
     }
 
     /** @return tensors (whole or partly received) whose native memory this receiver holds and has not freed */
     synchronized int openTensors() {
-        long open = received.stream().filter(t -> !t.values().wasClosed()).count();
+        long open = onWhole != null ? 0 : received.stream().filter(t -> !t.values().wasClosed()).count();
         return (int) open + (pending != null && !pending.wasClosed() ? 1 : 0);
     }
 

@@ -26,6 +26,8 @@ import java.time.Duration;
  *                        it fails with {@code RESOURCE_EXHAUSTED} and creates nothing
  * @param setupTimeout    how long an RSocket connection may go without sending its SETUP frame before it is
  *                        closed (a connection that sends nothing, or no RSocket at all)
+ * @param pushApply       when a dense push is applied: WHOLE_PUSH (after every slice of it arrived and was checked;
+ *                        all or nothing) or PER_SLICE (each slice as it arrives: less memory, SYNC only)
  */
 @Validated
 @ConfigurationProperties("ps.server")
@@ -59,5 +61,8 @@ public record PsServerProperties(
         @DefaultValue("5s")
         @NotNull(message = "ps.server.setup-timeout is required (e.g. 5s)")
         @DurationMin(millis = 1, message = "ps.server.setup-timeout must be positive (e.g. 5s)")
-        Duration setupTimeout) {
+        Duration setupTimeout,
+        @DefaultValue("WHOLE_PUSH")
+        @NotNull(message = "ps.server.push-apply is required; accepted: WHOLE_PUSH, PER_SLICE")
+        PushApply pushApply) {
 }

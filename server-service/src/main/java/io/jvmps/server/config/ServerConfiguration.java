@@ -44,9 +44,10 @@ public class ServerConfiguration {
 
     /** The store; creating it also loads nd4j's native backend, so the first request does not pay for it. */
     @Bean
-    DenseStore denseStore() {
+    DenseStore denseStore(PsServerProperties server, ConsistencySettings consistency) {
         log.info("nd4j backend {} ready", Nd4j.getBackend().getClass().getSimpleName());
-        return new DenseStore();
+        server.pushApply().requireSupports(consistency.mode());
+        return new DenseStore(server.pushApply().gradientBuffers());
     }
 
     /** The dense update rule; a slice of several MiB is updated on {@code ps.optimizer.threads} threads. */

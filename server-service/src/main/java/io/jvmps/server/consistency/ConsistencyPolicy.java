@@ -28,6 +28,19 @@ public interface ConsistencyPolicy {
     void accept(GradientPush push);
 
     /**
+     * Accepts one slice of a push as soon as it arrived ({@code ps.server.push-apply=PER_SLICE}): the slices of
+     * one push are accepted one call each, and a call that fails leaves the earlier ones taken.
+     *
+     * @param part        one worker's gradient for one slice at one step
+     * @param firstOfPush true for the push's first slice (the push is counted once)
+     * @throws PsException as {@link #accept(GradientPush)}; nothing of {@code part} changed then
+     */
+    default void acceptSlice(GradientPush part, boolean firstOfPush) {
+        throw new PsException(io.jvmps.common.protocol.ErrorCode.INTERNAL, mode() + " applies whole pushes only "
+                + "(ps.server.push-apply=WHOLE_PUSH)");
+    }
+
+    /**
      * @param sender     rank of the pulling worker
      * @param keys       slice keys, in answer order
      * @param minVersion the pull's {@code minVersion}; its meaning is the mode's (SYNC: slice version;

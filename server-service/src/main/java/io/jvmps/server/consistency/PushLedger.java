@@ -21,6 +21,11 @@ public final class PushLedger {
 
     private final ConcurrentHashMap<Integer, Entry> last = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, Object> locks = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, Partial> partial = new ConcurrentHashMap<>();
+
+    /** The slices of a sender's push applied so far, while it is applied slice by slice. */
+    private record Partial(long tag, long step, java.util.Set<Long> keys) {
+    }
     private final LongAdder duplicates = new LongAdder();
 
     /**
@@ -43,6 +48,56 @@ public final class PushLedger {
             PushAck ack = apply.get();
             last.put(sender, new Entry(tag, step, ack));
             return ack;
+        }
+    }
+
+    /**
+     * Per-slice application: applies one slice of a push unless this push (same tag and step) already applied it,
+     * as a retry of a push cut short or not acknowledged finds.
+     *
+     * @param key   the slice's key
+     * @param apply applies the slice
+     * @return true when {@code apply} ran, false when the slice was applied before (nothing ran)
+     */
+    public boolean applySliceOnce(int sender, long tag, long step, long key, Runnable apply) {
+        if (tag == 0) {
+            apply.run();
+            return true;
+        }
+        synchronized (locks.computeIfAbsent(sender, s -> new Object())) {
+            Entry previous = last.get(sender);
+            if (previous != null && previous.tag() == tag && previous.step() == step) {
+                return false; // the whole push was applied and acknowledged before
+            }
+            Partial p = partial.get(sender);
+            if (p == null || p.tag() != tag || p.step() != step) {
+                p = new Partial(tag, step, new java.util.HashSet<>());
+                partial.put(sender, p);
+            }
+            if (p.keys().contains(key)) {
+                return false;
+            }
+            apply.run();
+            p.keys().add(key);
+            return true;
+        }
+    }
+
+    /**
+     * Per-slice application: records a push whose every slice arrived and is applied (now or before).
+     *
+     * @param applied whether any slice of it was applied by this delivery (false: a repeat, counted as duplicate)
+     */
+    public void completeSliced(int sender, long tag, long step, PushAck ack, boolean applied) {
+        if (tag == 0) {
+            return;
+        }
+        synchronized (locks.computeIfAbsent(sender, s -> new Object())) {
+            if (!applied) {
+                duplicates.increment();
+            }
+            last.put(sender, new Entry(tag, step, ack));
+            partial.remove(sender);
         }
     }
 

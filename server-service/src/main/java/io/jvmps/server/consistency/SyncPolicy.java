@@ -56,6 +56,23 @@ public final class SyncPolicy implements ConsistencyPolicy {
 
     @Override
     public void accept(GradientPush push) {
+        take(push);
+        pushes.increment();
+    }
+
+    /** One slice at a time: each is validated and accumulated (applied once its step is complete) on its own. */
+    @Override
+    public void acceptSlice(GradientPush part, boolean firstOfPush) {
+        if (part.gradients().size() != 1) {
+            throw new IllegalArgumentException("a part carries one slice, got " + part.gradients().size());
+        }
+        take(part);
+        if (firstOfPush) {
+            pushes.increment();
+        }
+    }
+
+    private void take(GradientPush push) {
         SenderCheck.check(push.sender(), workers);
         live.requireLive(push.sender());
         long joined = live.joinedAt(push.sender());
@@ -71,7 +88,6 @@ public final class SyncPolicy implements ConsistencyPolicy {
             for (GradientPush.SliceGradient g : locked) {
                 accumulate(g, push);
             }
-            pushes.increment();
         } finally {
             SliceLocks.unlockAll(locked);
         }

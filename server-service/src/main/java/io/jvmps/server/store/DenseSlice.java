@@ -29,17 +29,17 @@ public final class DenseSlice {
     private final java.util.Queue<Waiter> waiters = new java.util.concurrent.ConcurrentLinkedQueue<>(); // lock-free: see awaitVersion
     private volatile long version;
     private OptimizerState optimizerState;
-    private final Object spareLock = new Object();
-    private INDArray spare; // a gradient buffer whose update was applied, ready for the next push (guarded by spareLock)
+    private final GradientBuffers gradientBuffers;
 
     private record Waiter(long minVersion, CompletableFuture<Void> done) {
     }
 
-    DenseSlice(long key, INDArray values) {
-        this(key, values, null, 0);
+    DenseSlice(long key, INDArray values, GradientBuffers gradientBuffers) {
+        this(key, values, null, 0, gradientBuffers);
     }
 
-    DenseSlice(long key, INDArray values, OptimizerState state, long version) {
+    DenseSlice(long key, INDArray values, OptimizerState state, long version, GradientBuffers gradientBuffers) {
+        this.gradientBuffers = gradientBuffers;
         this.key = key;
         this.values = values;
         this.length = (int) values.length();
@@ -112,27 +112,19 @@ public final class DenseSlice {
     }
 
     /**
-     * A buffer for receiving one gradient of this slice: the one kept by {@link #recycle} if there is one
-     * (its contents are stale: the receiver overwrites every element), else a new one. Reusing it spares
-     * every push the allocation and page faults of fresh native memory. Thread-safe, lock-free for the caller.
+     * A buffer for receiving one gradient of this slice, from the slice's {@link GradientBuffers} (its contents
+     * are stale: the receiver overwrites every element). Thread-safe, lock-free for the caller.
      *
      * @return a float32 array of {@link #length()} elements, owned by the caller
      */
     public INDArray takeGradientBuffer() {
-        synchronized (spareLock) {
-            INDArray kept = spare;
-            spare = null;
-            if (kept != null) {
-                return kept;
-            }
-        }
-        return org.nd4j.linalg.factory.Nd4j.createUninitialized(org.nd4j.linalg.api.buffer.DataType.FLOAT, length);
+        return gradientBuffers.take(length);
     }
 
     /**
-     * Keeps a gradient buffer whose update was applied for the next {@link #takeGradientBuffer()}: at most one
-     * per slice, so a slice holds at most its own length in spare memory; another is left to the garbage
-     * collector. The caller must not use {@code gradient} afterwards. Thread-safe.
+     * Gives a gradient buffer whose update was applied back for a later {@link #takeGradientBuffer()} (kept or
+     * freed, as the slice's {@link GradientBuffers} decides). The caller must not use {@code gradient} afterwards.
+     * Thread-safe.
      *
      * @param gradient a float32 array of {@link #length()} elements that nothing else references
      */
@@ -140,11 +132,7 @@ public final class DenseSlice {
         if (gradient.length() != length || gradient.wasClosed()) {
             return;
         }
-        synchronized (spareLock) {
-            if (spare == null) {
-                spare = gradient;
-            }
-        }
+        gradientBuffers.give(gradient);
     }
 
     /** Counts one applied update. The caller must hold the lock; waiters wake on {@link #unlock()}. */

@@ -24,6 +24,17 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class DenseStore {
     private final ConcurrentHashMap<Long, CompletableFuture<DenseSlice>> slots = new ConcurrentHashMap<>();
     private final Object initLock = new Object();
+    private final java.util.function.Supplier<GradientBuffers> gradientBuffers;
+
+    /** A store whose slices each keep their own spare gradient buffer (whole-push application). */
+    public DenseStore() {
+        this(SpareGradientBuffer::new);
+    }
+
+    /** @param gradientBuffers gives each new slice where its pushes are received into (one per slice or shared) */
+    public DenseStore(java.util.function.Supplier<GradientBuffers> gradientBuffers) {
+        this.gradientBuffers = gradientBuffers;
+    }
 
     /**
      * Creates every absent slice with the given values (taking ownership of the arrays); all-or-nothing.
@@ -45,7 +56,7 @@ public final class DenseStore {
                             + " already holds " + existing.length() + " elements; init carries " + length);
                 }
             }
-            fresh.forEach((key, array) -> slot(key).complete(new DenseSlice(key, array)));
+            fresh.forEach((key, array) -> slot(key).complete(new DenseSlice(key, array, gradientBuffers.get())));
             return fresh.size();
         }
     }
@@ -67,7 +78,7 @@ public final class DenseStore {
                 }
                 return false;
             }
-            slot(key).complete(new DenseSlice(key, values, state, version));
+            slot(key).complete(new DenseSlice(key, values, state, version, gradientBuffers.get()));
             return true;
         }
     }
