@@ -82,6 +82,7 @@ class DenseMemoryBenchmark {
                 }
                 long afterPulls = residentBytes(pid) - started;
                 record("after " + PULLS + " push+pull rounds", afterPulls);
+                record("peak (VmHWM) over the whole run", statusBytes(pid, "VmHWM:") - started);
                 BenchmarkReport.record(String.format(Locale.ROOT,
                         "dense memory, %,d ADAM params, push-apply %s: %.1f ms per push; growth from push 10 to push %d: %.1f MB;"
                                 + " steady state %.2f bytes/param with pushes only (%.2fx of 12N), %.2f with pulls (%.2fx)",
@@ -103,11 +104,16 @@ class DenseMemoryBenchmark {
 
     /** @return the process's resident set ({@code VmRSS}) in bytes */
     private static long residentBytes(long pid) throws IOException {
+        return statusBytes(pid, "VmRSS:");
+    }
+
+    /** @return a byte count from {@code /proc/<pid>/status}, e.g. {@code VmRSS:} now or {@code VmHWM:} at its peak */
+    private static long statusBytes(long pid, String field) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-            if (line.startsWith("VmRSS:")) {
+            if (line.startsWith(field)) {
                 return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
             }
         }
-        throw new IllegalStateException("no VmRSS in /proc/" + pid + "/status");
+        throw new IllegalStateException("no " + field + " in /proc/" + pid + "/status");
     }
 }

@@ -99,7 +99,8 @@ class TransportBenchmark {
         try (LocalCluster cluster = new LocalCluster(name)) {
             NodeProcess server = cluster.startServerWithHeap(0, 1, 1, "-Xmx1g", "--ps.scheduler.enabled=false",
                     "--spring.rsocket.server.port=" + port, "--ps.optimizer.type=" + c.optimizer(),
-                    "--ps.optimizer.learning-rate=0.0001", "--ps.server.push-apply=" + PUSH_APPLY);
+                    "--ps.optimizer.learning-rate=0.0001", "--ps.server.push-apply=" + PUSH_APPLY,
+                    "--ps.optimizer.threads=" + Integer.getInteger("transport.optimizer-threads", 0));
             server.awaitLog(Pattern.compile("(?i)rsocket.*started|started ServerApplication"), Duration.ofSeconds(90));
             NodeInfo node = new NodeInfo("bench", NodeRole.SERVER, 0, "127.0.0.1", port, 0, NodeState.ALIVE, 0);
             try (ServerConnections connections = new ServerConnections(requesters(cluster), List.of(node))) {

@@ -48,12 +48,16 @@ public class DenseController {
     private final io.jvmps.server.consistency.LiveWorkers liveWorkers;
     private final java.time.Duration idleTimeout;
     private final io.jvmps.server.config.PushApply pushApply;
+    private final SlicedPushes slicedPushes;
 
     /** Wires the controller. */
     public DenseController(DenseStore store, ConsistencyPolicy policy, ChannelReader reader, SliceStreamer streamer,
                            Frames frames, ServerIdentity identity, ServerMetrics metrics, PushLedger ledger,
                            io.jvmps.server.store.DeclaredModel model, io.jvmps.server.config.PsServerProperties server,
-                           io.jvmps.server.consistency.LiveWorkers liveWorkers) {
+                           io.jvmps.server.consistency.LiveWorkers liveWorkers,
+                           @org.springframework.beans.factory.annotation.Qualifier("pushApplier")
+                           java.util.concurrent.Executor pushApplier) {
+        this.slicedPushes = new SlicedPushes(store, policy, ledger, reader, pushApplier);
         this.liveWorkers = liveWorkers;
         this.model = model;
         this.maxDenseBytes = server.maxDenseBytes();
@@ -92,7 +96,7 @@ public class DenseController {
     @MessageMapping(Routes.DENSE_PUSH)
     public Mono<PushAck> push(Flux<DataBuffer> inbound) {
         if (pushApply == io.jvmps.server.config.PushApply.PER_SLICE) {
-            return metrics.timePush(pushPerSlice(inbound));
+            return metrics.timePush(slicedPushes.push(inbound, this::pushLength, this::ack));
         }
         return metrics.timePush(reader.read(inbound, this::pushLength,
                 (first, length) -> store.require(first.key()).takeGradientBuffer()).map(tensors -> {
@@ -106,46 +110,6 @@ public class DenseController {
                 return ack(first.step(), tensors);
             });
         }));
-    }
-
-    /**
-     * {@code ps.server.push-apply=PER_SLICE}: each slice goes to the policy as soon as it is whole and checked, its
-     * receive buffer back to the shared pool once applied; a retry with the push's tag skips slices applied before.
-     * An error names how many slices of this delivery had been applied by then.
-     */
-    private Mono<PushAck> pushPerSlice(Flux<DataBuffer> inbound) {
-        return Mono.defer(() -> {
-            int[] applied = {0};
-            return reader.read(inbound, this::pushLength, (first, length) -> store.require(first.key()).takeGradientBuffer(),
-                            t -> applied[0] += applySlice(t, applied[0] == 0) ? 1 : 0)
-                    .map(tensors -> {
-                        requireSlices(tensors, "a push");
-                        ReceivedTensor first = tensors.get(0);
-                        PushAck ack = ack(first.step(), tensors);
-                        ledger.completeSliced(first.sender(), first.tag(), first.step(), ack, applied[0] > 0);
-                        return ack;
-                    })
-                    .onErrorMap(PsException.class, e -> applied[0] == 0 ? e : new PsException(e.code(), e.detail()
-                            + "; " + applied[0] + " slice(s) of this push before it were applied (ps.server.push-apply="
-                            + "PER_SLICE); a retry with the same tag applies only the rest"));
-        });
-    }
-
-    /** @return true when the slice was applied now, false when this push had applied it before */
-    private boolean applySlice(ReceivedTensor t, boolean firstOfPush) {
-        DenseSlice slice = store.require(t.key());
-        boolean[] taken = {false};
-        try {
-            return ledger.applySliceOnce(t.sender(), t.tag(), t.step(), t.key(), () -> {
-                policy.acceptSlice(new GradientPush(t.sender(), t.step(),
-                        List.of(new GradientPush.SliceGradient(slice, t.values()))), firstOfPush);
-                taken[0] = true;
-            });
-        } finally {
-            if (!taken[0]) {
-                slice.recycle(t.values()); // refused or repeated: nothing kept it
-            }
-        }
     }
 
     /**

@@ -56,6 +56,20 @@ public class ServerConfiguration {
         return new io.jvmps.optimizer.ParallelOptimizer(props.type().create(props.settings()), props.resolvedThreads());
     }
 
+    /**
+     * Where {@code ps.server.push-apply=PER_SLICE} applies slices, off the event loops: one thread per core (the
+     * slices of one push go one after another; several pushes in parallel).
+     */
+    @Bean(destroyMethod = "shutdownNow")
+    java.util.concurrent.ExecutorService pushApplier() {
+        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        return java.util.concurrent.Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
+            Thread t = new Thread(r, "push-apply-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
     @Bean
     SparseTables sparseTables(OptimizerProperties props, SparseProperties sparse, MeterRegistry registry) {
         SparseTables tables = new SparseTables(props.type(), type -> type.create(props.settings()),

@@ -118,6 +118,26 @@ class PerSliceRoutesTest {
     }
 
     @Test
+    void aSliceRefusedByThePolicyStopsTheSlicesAfterIt() {
+        long a = SliceKey.of(4, 0);
+        long b = SliceKey.of(4, 1);
+        long c = SliceKey.of(4, 2);
+        send(Routes.DENSE_INIT, TestTensors.frames(-1, 0, tensor(a, 1), tensor(b, 1), tensor(c, 1)));
+        push(0, 0, tensor(b, 2f)); // b alone moves on to step 1
+
+        assertThatThrownBy(() -> push(0, 0, tensor(a, 2f), tensor(b, 2f), tensor(c, 2f)))
+                .isInstanceOf(ApplicationErrorException.class)
+                .hasMessageStartingWith("[WRONG_STEP] ")
+                .hasMessageContaining("p4/s1 is at step 1")
+                .hasMessageContaining("1 slice(s) of this push before it were applied");
+        Map<Long, Pulled> after = pull(0, a, b, c);
+        assertThat(after.get(a).values()).containsExactly(0f);
+        assertThat(after.get(b).values()).containsExactly(0f);
+        assertThat(after.get(c).values()).as("after the refused slice: not applied").containsExactly(1f);
+        assertThat(after.get(c).version()).isZero();
+    }
+
+    @Test
     void aPushRefusedAtItsFirstSliceChangesNothing() {
         long a = SliceKey.of(3, 0);
         send(Routes.DENSE_INIT, TestTensors.frames(-1, 0, tensor(a, 1, 1)));
