@@ -1,6 +1,7 @@
 package io.jvmps.cluster;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 import java.nio.file.Path;
@@ -11,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * BSP with 2 servers and 2 workers gives the same parameters as plain single-process SGD on the
- * same batches (each step's gradient = mean of the two workers' batch gradients).
+ * same batches (each step's gradient = mean of the two workers' batch gradients), whether servers apply a
+ * push whole or slice by slice ({@code ps.server.push-apply}).
  */
 class SyncEquivalenceIT {
     private static final int SAMPLES = 512;
@@ -22,14 +24,16 @@ class SyncEquivalenceIT {
     private static final int WORKERS = 2;
     private static final int SERVERS = 2;
 
-    @Test
-    void twoWorkersInSyncModeMatchSingleProcessSgd() throws Exception {
-        try (LocalCluster cluster = new LocalCluster("sync-equivalence")) {
+    @ParameterizedTest(name = "push-apply {0}")
+    @ValueSource(strings = {"WHOLE_PUSH", "PER_SLICE"})
+    void twoWorkersInSyncModeMatchSingleProcessSgd(String pushApply) throws Exception {
+        try (LocalCluster cluster = new LocalCluster("sync-equivalence-" + pushApply.toLowerCase(java.util.Locale.ROOT))) {
             Path out = cluster.logDir().resolve("params");
             cluster.startScheduler(SERVERS, WORKERS);
             for (int s = 0; s < SERVERS; s++) {
                 cluster.startServer(s, SERVERS, WORKERS, "--ps.optimizer.type=SGD",
-                        "--ps.optimizer.learning-rate=" + LR, "--ps.consistency.mode=SYNC");
+                        "--ps.optimizer.learning-rate=" + LR, "--ps.consistency.mode=SYNC",
+                        "--ps.server.push-apply=" + pushApply);
             }
             NodeProcess[] workers = new NodeProcess[WORKERS];
             for (int w = 0; w < WORKERS; w++) {

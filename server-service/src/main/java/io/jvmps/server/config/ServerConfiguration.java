@@ -106,10 +106,10 @@ public class ServerConfiguration {
         SliceUpdateListener listener = checkpointer.<SliceUpdateListener>map(c -> c).orElse(SliceUpdateListener.NONE);
         ConsistencyPolicy policy = PolicyFactory.create(consistency.mode(), new PolicyContext(store, optimizer,
                 cluster.workerCapacity(), server.pullTimeout(), consistency.staleness(), listener, liveWorkers));
-        log.info("Parameter server: consistency {} over {} worker(s){}, optimizer {}, pull timeout {}",
+        log.info("Parameter server: consistency {} over {} worker(s){}, optimizer {}, pull timeout {}, push-apply {}",
                 consistency.describe(), cluster.workerNum(), cluster.workerCapacity() > cluster.workerNum()
                         ? " (up to " + cluster.workerCapacity() + " with scale-out)" : "",
-                optimizer.describe(), server.pullTimeout());
+                optimizer.describe(), server.pullTimeout(), server.pushApply());
         return policy;
     }
 
