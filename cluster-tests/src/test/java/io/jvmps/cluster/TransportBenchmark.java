@@ -42,6 +42,7 @@ class TransportBenchmark {
     private static final int WARMUP = 5;
     private static final long WARMUP_NANOS = Long.getLong("transport.warmup-seconds", 20) * 1_000_000_000L;
     private static final int ROUNDS = 15;
+    private static final int CPU_ROUNDS = Integer.getInteger("transport.cpu-rounds", 300);
     private static final int RUNS = Integer.getInteger("transport.runs", 3);
     /** The server's {@code ps.server.push-apply}: WHOLE_PUSH (its default) or PER_SLICE. */
     private static final String PUSH_APPLY = System.getProperty("transport.push-apply", "WHOLE_PUSH");
@@ -142,6 +143,16 @@ class TransportBenchmark {
                     runs.add(new Timing(BenchmarkReport.median(push), BenchmarkReport.median(pull),
                             BenchmarkReport.median(both), echo));
                 }
+                // the server's CPU per push + pull round (every thread of its process, from the kernel's schedstat)
+                long pid = server.process().pid();
+                long cpuBefore = cpuNanos(pid);
+                for (int round = 0; round < CPU_ROUNDS; round++, step++) {
+                    client.push(step, gradient);
+                    client.pull(step + 1, pulled);
+                }
+                BenchmarkReport.record(String.format(Locale.ROOT, "%s %s (%s): server CPU %.3f ms per push + pull round "
+                        + "(%d rounds)", c.name(), c.optimizer(), PUSH_APPLY, (cpuNanos(pid) - cpuBefore) / 1e6 / CPU_ROUNDS,
+                        CPU_ROUNDS));
                 assertThat(Double.isFinite(pulled[pulled.length - 1].sumNumber().doubleValue())).as("pulled values are finite").isTrue();
                 return runs;
             }
@@ -163,6 +174,23 @@ class TransportBenchmark {
         return c.shapes().stream()
                 .map(s -> random ? Nd4j.rand(DataType.FLOAT, s).subi(0.5) : Nd4j.create(DataType.FLOAT, s))
                 .toArray(INDArray[]::new);
+    }
+
+    /** @return CPU time all threads of the process have run so far, from {@code /proc/<pid>/task/<tid>/schedstat} */
+    static long cpuNanos(long pid) throws java.io.IOException {
+        long total = 0;
+        try (java.util.stream.Stream<java.nio.file.Path> tasks = java.nio.file.Files.list(
+                java.nio.file.Path.of("/proc", Long.toString(pid), "task"))) {
+            for (java.nio.file.Path task : tasks.toList()) {
+                try {
+                    String stat = java.nio.file.Files.readString(task.resolve("schedstat")).trim();
+                    total += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                } catch (java.io.IOException | RuntimeException gone) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        }
+        return total;
     }
 
     private static double median(List<Timing> runs, java.util.function.ToDoubleFunction<Timing> field) {

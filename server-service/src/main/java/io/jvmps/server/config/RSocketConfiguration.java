@@ -69,6 +69,18 @@ public class RSocketConfiguration {
         return rsocket -> rsocket.maxTimeToFirstFrame(server.setupTimeout());
     }
 
+    /**
+     * Push and pull requests go straight to the dense controller, the rest to Spring's dispatch (see
+     * {@link io.jvmps.server.api.DataPathResponder}).
+     */
+    @Bean
+    RSocketServerCustomizer dataPath(org.springframework.beans.factory.ObjectProvider<io.jvmps.server.api.DenseController> dense,
+                                     NettyDataBufferFactory buffers) {
+        return server -> server.interceptors(registry -> registry.forResponder(
+                (io.rsocket.plugins.RSocketInterceptor) spring -> io.jvmps.server.api.DataPathResponder.wrap(spring,
+                        dense.getObject(), buffers)));
+    }
+
     @Bean
     RSocketServerCustomizer inboundPayloadCap(TransportProperties transport) {
         return server -> server.maxInboundPayloadSize(Math.max(transport.maxInboundPayloadBytes(), MAX_FRAME_LENGTH));

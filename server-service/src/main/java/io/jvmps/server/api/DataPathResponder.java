@@ -1,0 +1,165 @@
+package io.jvmps.server.api;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.PushAck;
+import io.jvmps.common.protocol.Routes;
+import io.netty.buffer.ByteBuf;
+import io.rsocket.Payload;
+import io.rsocket.RSocket;
+import io.rsocket.exceptions.ApplicationErrorException;
+import io.rsocket.metadata.CompositeMetadata;
+import io.rsocket.metadata.RoutingMetadata;
+import io.rsocket.metadata.WellKnownMimeType;
+import io.rsocket.util.DefaultPayload;
+import org.reactivestreams.Publisher;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import org.springframework.messaging.rsocket.PayloadUtils;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The data path without Spring's message dispatch: a responder in front of Spring's that hands push and pull
+ * requests ({@value Routes#DENSE_PUSH} as request-response or request-channel, {@value Routes#DENSE_PULL} as
+ * request-stream) straight to {@link DenseController}, and every other request, or one whose metadata it cannot
+ * read, to Spring's responder unchanged. Validation, metrics and answers are the controller's, so the two paths
+ * cannot drift: errors go out as application errors {@code [CODE] detail}, acknowledgements as the same JSON.
+ * Small requests spend most of a server's CPU in the dispatch (argument resolution, message headers, encoders);
+ * this is what the data path saves. Stateless apart from the wrapped responder; one per connection.
+ */
+public final class DataPathResponder implements RSocket {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DataPathResponder.class);
+    private static final String ROUTING = WellKnownMimeType.MESSAGE_RSOCKET_ROUTING.getString();
+
+    private final RSocket spring;
+    private final DenseController dense;
+    private final NettyDataBufferFactory buffers;
+
+    /**
+     * @param spring  Spring's responder for the connection: every request the data path does not take
+     * @param dense   the push and pull handlers
+     * @param buffers wraps payload bytes as data buffers without a copy
+     * @return the responder to use for the connection
+     */
+    public static RSocket wrap(RSocket spring, DenseController dense, NettyDataBufferFactory buffers) {
+        return new DataPathResponder(spring, dense, buffers);
+    }
+
+    private DataPathResponder(RSocket spring, DenseController dense, NettyDataBufferFactory buffers) {
+        this.spring = spring;
+        this.dense = dense;
+        this.buffers = buffers;
+    }
+
+    @Override
+    public Mono<Payload> requestResponse(Payload payload) {
+        if (!Routes.DENSE_PUSH.equals(route(payload))) {
+            return spring.requestResponse(payload);
+        }
+        DataBuffer data = PayloadUtils.retainDataAndReleasePayload(payload, buffers);
+        return answer(dense.pushOnePayload(data));
+    }
+
+    @Override
+    public Flux<Payload> requestStream(Payload payload) {
+        if (!Routes.DENSE_PULL.equals(route(payload))) {
+            return spring.requestStream(payload);
+        }
+        DataBuffer request = PayloadUtils.retainDataAndReleasePayload(payload, buffers);
+        return dense.pull(request).map(PayloadUtils::createPayload).onErrorMap(DataPathResponder::applicationError);
+    }
+
+    @Override
+    public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
+        return Flux.from(payloads).switchOnFirst((first, all) -> {
+            Payload head = first.get();
+            if (head == null || !Routes.DENSE_PUSH.equals(route(head))) {
+                return spring.requestChannel(all);
+            }
+            // a requester with nothing to send still sends one payload, for the route: metadata, no data (as Spring's
+            // dispatch does, such payloads carry no frame)
+            return answer(dense.push(all.filter(DataPathResponder::carriesData)
+                    .map(p -> PayloadUtils.retainDataAndReleasePayload(p, buffers))
+                    .doOnDiscard(Payload.class, io.netty.util.ReferenceCountUtil::safeRelease))).flux();
+        });
+    }
+
+    @Override
+    public Mono<Void> fireAndForget(Payload payload) {
+        return spring.fireAndForget(payload);
+    }
+
+    @Override
+    public Mono<Void> metadataPush(Payload payload) {
+        return spring.metadataPush(payload);
+    }
+
+    @Override
+    public void dispose() {
+        spring.dispose();
+    }
+
+    @Override
+    public boolean isDisposed() {
+        return spring.isDisposed();
+    }
+
+    @Override
+    public Mono<Void> onClose() {
+        return spring.onClose();
+    }
+
+    private static boolean carriesData(Payload payload) {
+        if (payload.data().isReadable()) {
+            return true;
+        }
+        payload.release();
+        return false;
+    }
+
+    private static Mono<Payload> answer(Mono<PushAck> ack) {
+        return ack.map(a -> DefaultPayload.create(json(a).getBytes(StandardCharsets.UTF_8)))
+                .onErrorMap(DataPathResponder::applicationError);
+    }
+
+    /** @return the acknowledgement as the JSON object Spring's encoder writes for the record */
+    static String json(PushAck a) {
+        return "{\"server\":" + a.server() + ",\"step\":" + a.step() + ",\"slices\":" + a.slices() + ",\"elements\":"
+                + a.elements() + "}";
+    }
+
+    private static Throwable applicationError(Throwable e) {
+        if (e instanceof PsException refused) {
+            log.debug("Request rejected: {}", refused.getMessage());
+            return new ApplicationErrorException(refused.getMessage());
+        }
+        if (e instanceof ApplicationErrorException) {
+            return e;
+        }
+        log.error("Request failed unexpectedly", e);
+        return new ApplicationErrorException(new PsException(ErrorCode.INTERNAL, e.toString()).getMessage());
+    }
+
+    /** @return the request's route, or null when its metadata has none or cannot be read (Spring answers then) */
+    private static String route(Payload payload) {
+        if (!payload.hasMetadata()) {
+            return null;
+        }
+        try {
+            ByteBuf metadata = payload.sliceMetadata();
+            for (CompositeMetadata.Entry entry : new CompositeMetadata(metadata, false)) {
+                if (ROUTING.equals(entry.getMimeType())) {
+                    for (String tag : new RoutingMetadata(entry.getContent())) {
+                        return tag;
+                    }
+                }
+            }
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
+        return null;
+    }
+}
