@@ -20,7 +20,8 @@ import java.util.function.ToIntFunction;
  * Turns the chunks of one init or push channel into whole float32 tensors, validating each before
  * anything is stored: element type, expected length (via the caller's check), one step and sender
  * per stream, each key at most once, finite values. Chunk bytes are copied once, straight into the
- * native buffer of an INDArray the caller supplies (a push reuses its slice's spare gradient buffer). A stream that fails, stalls or is cancelled before its tensors were
+ * native buffer of an INDArray the caller supplies (a push reuses a gradient buffer of its slice's, see
+ * {@link io.jvmps.server.store.GradientBuffers}). A stream that fails, stalls or is cancelled before its tensors were
  * handed over has them freed at once ({@link #discard()}), so its native memory does not wait for a garbage
  * collection. With a consumer of whole tensors (per-slice application), each tensor is handed to it the moment
  * its last chunk was checked, and its reservation given back: the consumer owns its array from then on, also
