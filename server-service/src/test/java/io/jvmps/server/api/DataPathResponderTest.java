@@ -5,15 +5,15 @@ import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.sharding.SliceKey;
 import io.jvmps.server.support.ServerSpringTest;
 import io.jvmps.server.support.TestTensors;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.CompositeByteBuf;
+
+
+
 import io.rsocket.Payload;
 import io.rsocket.RSocket;
 import io.rsocket.exceptions.ApplicationErrorException;
-import io.rsocket.metadata.CompositeMetadataCodec;
-import io.rsocket.metadata.TaggingMetadataCodec;
-import io.rsocket.metadata.WellKnownMimeType;
+
+
+
 import io.rsocket.util.ByteBufPayload;
 import io.rsocket.util.DefaultPayload;
 import org.junit.jupiter.api.Test;
@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 
 import static io.jvmps.server.support.TestTensors.tensor;
+import static io.jvmps.server.support.TestRequesters.routed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -71,14 +72,6 @@ class DataPathResponderTest {
             return Flux.from(payloads).doOnNext(Payload::release).thenMany(Flux.just(DefaultPayload.create("spring")));
         }
     };
-
-    private static ByteBuf routed(String route) {
-        CompositeByteBuf metadata = ByteBufAllocator.DEFAULT.compositeBuffer();
-        CompositeMetadataCodec.encodeAndAddMetadata(metadata, ByteBufAllocator.DEFAULT,
-                WellKnownMimeType.MESSAGE_RSOCKET_ROUTING,
-                TaggingMetadataCodec.createTaggingContent(ByteBufAllocator.DEFAULT, List.of(route)));
-        return metadata;
-    }
 
     private static Payload payload(DataBuffer data, String route) {
         return ByteBufPayload.create(((NettyDataBuffer) data).getNativeBuffer(), routed(route));

@@ -57,8 +57,7 @@ class DenseRoutesTest {
     }
 
     private PushAck send(String route, List<DataBuffer> frames) {
-        return requester.route(route).data(Flux.fromIterable(frames), DataBuffer.class)
-                .retrieveFlux(PushAck.class).single().block(WAIT);
+        return TestRequesters.send(requester, route, frames, WAIT);
     }
 
     private PushAck init(Tensor... tensors) {
@@ -70,9 +69,7 @@ class DenseRoutesTest {
     }
 
     private Map<Long, Pulled> pull(long minVersion, long... keys) {
-        List<DataBuffer> frames = requester.route(Routes.DENSE_PULL).data(TestTensors.request(minVersion, 0, keys))
-                .retrieveFlux(DataBuffer.class).collectList().block(WAIT);
-        return TestTensors.assemble(frames);
+        return TestRequesters.pull(requester, minVersion, WAIT, keys);
     }
 
     private static void assertRejected(Runnable call, String code, String detail) {

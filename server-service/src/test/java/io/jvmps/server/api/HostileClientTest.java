@@ -12,12 +12,12 @@ import org.springframework.core.io.buffer.DataBuffer;
 import io.jvmps.server.support.ServerSpringTest;
 import io.jvmps.server.support.TestRequesters;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.CompositeByteBuf;
+
 import io.netty.buffer.Unpooled;
 import io.rsocket.Payload;
-import io.rsocket.metadata.CompositeMetadataCodec;
-import io.rsocket.metadata.TaggingMetadataCodec;
-import io.rsocket.metadata.WellKnownMimeType;
+
+
+
 import io.rsocket.util.ByteBufPayload;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,6 +39,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.jvmps.server.support.TestTensors.tensor;
+import static io.jvmps.server.support.TestRequesters.routed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -75,14 +76,6 @@ class HostileClientTest {
 
     private static Payload payload(String data, io.netty.buffer.ByteBuf metadata) {
         return ByteBufPayload.create(Unpooled.copiedBuffer(data, StandardCharsets.UTF_8), metadata);
-    }
-
-    private static io.netty.buffer.ByteBuf routed(String route) {
-        CompositeByteBuf metadata = ByteBufAllocator.DEFAULT.compositeBuffer();
-        CompositeMetadataCodec.encodeAndAddMetadata(metadata, ByteBufAllocator.DEFAULT,
-                WellKnownMimeType.MESSAGE_RSOCKET_ROUTING,
-                TaggingMetadataCodec.createTaggingContent(ByteBufAllocator.DEFAULT, List.of(route)));
-        return metadata;
     }
 
     private void assertCoded(Mono<?> answer, String code) {

@@ -17,7 +17,6 @@ import org.springframework.boot.test.rsocket.server.LocalRSocketServerPort;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.messaging.rsocket.RSocketRequester;
 import org.springframework.test.context.TestPropertySource;
-import reactor.core.publisher.Flux;
 
 import java.time.Duration;
 import java.util.List;
@@ -56,8 +55,7 @@ class PerSliceRoutesTest {
     }
 
     private PushAck send(String route, List<DataBuffer> frames) {
-        return requester.route(route).data(Flux.fromIterable(frames), DataBuffer.class)
-                .retrieveFlux(PushAck.class).single().block(WAIT);
+        return TestRequesters.send(requester, route, frames, WAIT);
     }
 
     private PushAck push(long step, long tag, Tensor... tensors) {
@@ -65,9 +63,7 @@ class PerSliceRoutesTest {
     }
 
     private Map<Long, Pulled> pull(long minVersion, long... keys) {
-        List<DataBuffer> frames = requester.route(Routes.DENSE_PULL).data(TestTensors.request(minVersion, 0, keys))
-                .retrieveFlux(DataBuffer.class).collectList().block(WAIT);
-        return TestTensors.assemble(frames);
+        return TestRequesters.pull(requester, minVersion, WAIT, keys);
     }
 
     @Test

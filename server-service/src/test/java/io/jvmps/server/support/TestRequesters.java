@@ -13,6 +13,34 @@ public final class TestRequesters {
     private TestRequesters() {
     }
 
+    /** @return the acknowledgement of a channel of tensor frames sent on {@code route} (an init or a push) */
+    public static io.jvmps.common.protocol.PushAck send(RSocketRequester requester, String route,
+                                                         java.util.List<org.springframework.core.io.buffer.DataBuffer> frames,
+                                                         java.time.Duration wait) {
+        return requester.route(route).data(reactor.core.publisher.Flux.fromIterable(frames),
+                        org.springframework.core.io.buffer.DataBuffer.class)
+                .retrieveFlux(io.jvmps.common.protocol.PushAck.class).single().block(wait);
+    }
+
+    /** @return the slices a dense pull of {@code keys} at {@code minVersion} streams back, by key, in answer order */
+    public static java.util.Map<Long, TestTensors.Pulled> pull(RSocketRequester requester, long minVersion,
+                                                               java.time.Duration wait, long... keys) {
+        java.util.List<org.springframework.core.io.buffer.DataBuffer> frames = requester
+                .route(io.jvmps.common.protocol.Routes.DENSE_PULL).data(TestTensors.request(minVersion, 0, keys))
+                .retrieveFlux(org.springframework.core.io.buffer.DataBuffer.class).collectList().block(wait);
+        return TestTensors.assemble(frames);
+    }
+
+    /** @return composite metadata with one routing entry naming {@code route}, for raw RSocket requests */
+    public static io.netty.buffer.ByteBuf routed(String route) {
+        io.netty.buffer.CompositeByteBuf metadata = io.netty.buffer.ByteBufAllocator.DEFAULT.compositeBuffer();
+        io.rsocket.metadata.CompositeMetadataCodec.encodeAndAddMetadata(metadata, io.netty.buffer.ByteBufAllocator.DEFAULT,
+                io.rsocket.metadata.WellKnownMimeType.MESSAGE_RSOCKET_ROUTING,
+                io.rsocket.metadata.TaggingMetadataCodec.createTaggingContent(io.netty.buffer.ByteBufAllocator.DEFAULT,
+                        java.util.List.of(route)));
+        return metadata;
+    }
+
     /** @return a JSON requester on {@code localhost:port} that sends the test secret */
     public static RSocketRequester connect(RSocketRequester.Builder builder, int port) {
         return builder.setupMetadata(SECRET, MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE))
