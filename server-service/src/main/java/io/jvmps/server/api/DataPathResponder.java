@@ -1,7 +1,5 @@
 package io.jvmps.server.api;
 
-import io.jvmps.common.protocol.ErrorCode;
-import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.PushAck;
 import io.jvmps.common.protocol.Routes;
 import io.netty.buffer.ByteBuf;
@@ -31,7 +29,6 @@ import java.nio.charset.StandardCharsets;
  * this is what the data path saves. Stateless apart from the wrapped responder; one per connection.
  */
 public final class DataPathResponder implements RSocket {
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DataPathResponder.class);
     private static final String ROUTING = WellKnownMimeType.MESSAGE_RSOCKET_ROUTING.getString();
 
     private final RSocket spring;
@@ -132,15 +129,8 @@ public final class DataPathResponder implements RSocket {
     }
 
     private static Throwable applicationError(Throwable e) {
-        if (e instanceof PsException refused) {
-            log.debug("Request rejected: {}", refused.getMessage());
-            return new ApplicationErrorException(refused.getMessage());
-        }
-        if (e instanceof ApplicationErrorException) {
-            return e;
-        }
-        log.error("Request failed unexpectedly", e);
-        return new ApplicationErrorException(new PsException(ErrorCode.INTERNAL, e.toString()).getMessage());
+        return e instanceof ApplicationErrorException ? e
+                : new ApplicationErrorException(RSocketErrorAdvice.forRequester(e).getMessage());
     }
 
     /** @return the request's route, or null when its metadata has none or cannot be read (Spring answers then) */

@@ -189,7 +189,8 @@ public class DenseController {
         return slice.length();
     }
 
-    private static void requireSlices(List<ReceivedTensor> tensors, String what) {
+    /** @throws PsException INVALID_ARGUMENT when a channel ({@code what}: "a push", "an init") carried no slice */
+    static void requireSlices(List<ReceivedTensor> tensors, String what) {
         if (tensors.isEmpty()) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, what + " stream carried no slice; send at least one");
         }

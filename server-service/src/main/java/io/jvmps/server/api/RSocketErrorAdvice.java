@@ -25,8 +25,7 @@ public class RSocketErrorAdvice {
     /** @return the same error, for the requester */
     @MessageExceptionHandler(PsException.class)
     public Mono<Void> rejected(PsException e) {
-        log.debug("Request rejected: {}", e.getMessage());
-        return Mono.error(e);
+        return Mono.error(forRequester(e));
     }
 
     /**
@@ -49,7 +48,21 @@ public class RSocketErrorAdvice {
     /** @return the error as INTERNAL, naming what happened */
     @MessageExceptionHandler
     public Mono<Void> failed(Throwable e) {
+        return Mono.error(forRequester(e));
+    }
+
+    /**
+     * The one rule for what a requester is told, for Spring's dispatch and the data path alike: a rejection
+     * (logged at debug) as it is, anything else (logged with its stack trace) as INTERNAL naming what happened.
+     *
+     * @return the error to send
+     */
+    static PsException forRequester(Throwable e) {
+        if (e instanceof PsException refused) {
+            log.debug("Request rejected: {}", refused.getMessage());
+            return refused;
+        }
         log.error("Request failed unexpectedly", e);
-        return Mono.error(new PsException(ErrorCode.INTERNAL, e.toString()));
+        return new PsException(ErrorCode.INTERNAL, e.toString());
     }
 }

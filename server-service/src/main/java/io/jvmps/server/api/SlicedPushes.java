@@ -58,10 +58,7 @@ final class SlicedPushes {
                     .flatMap(tensors -> Mono.fromFuture(progress.chain).thenReturn(tensors))
                     .onErrorMap(CompletionException.class, e -> e.getCause() != null ? e.getCause() : e)
                     .map(tensors -> {
-                        if (tensors.isEmpty()) {
-                            throw new PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
-                                    "a push stream carried no slice; send at least one");
-                        }
+                        DenseController.requireSlices(tensors, "a push");
                         ReceivedTensor first = tensors.get(0);
                         PushAck answer = ack.apply(first.step(), tensors);
                         ledger.completeSliced(first.sender(), first.tag(), first.step(), answer, progress.applied > 0);
