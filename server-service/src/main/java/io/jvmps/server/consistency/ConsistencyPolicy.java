@@ -56,6 +56,11 @@ public interface ConsistencyPolicy {
     /** @return number of pushes accepted so far */
     long pushesAccepted();
 
+    /** @return how long synchronous steps waited for their last gradient ({@link StepWaits#NONE} without a barrier) */
+    default StepWaits stepWaits() {
+        return StepWaits.NONE;
+    }
+
     /**
      * @return SSP: the largest gap seen so far between the step of a served pull and the slowest live
      *         worker's clock at that moment (never above the staleness bound); 0 in the other modes

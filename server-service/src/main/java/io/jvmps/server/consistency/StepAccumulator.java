@@ -10,15 +10,22 @@ import java.util.BitSet;
  */
 final class StepAccumulator {
     private final long step;
+    private final long startedAt;
     private final BitSet ranks = new BitSet();
     private INDArray sum;
 
-    StepAccumulator(long step) {
+    /** @param startedAt when its first gradient arrived (a nanosecond tick) */
+    StepAccumulator(long step, long startedAt) {
         this.step = step;
+        this.startedAt = startedAt;
     }
 
     long step() {
         return step;
+    }
+
+    long startedAt() {
+        return startedAt;
     }
 
     boolean has(int rank) {

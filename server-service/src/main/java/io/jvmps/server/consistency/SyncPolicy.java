@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * Bulk-synchronous parallel (BSP): for each slice, step t (= the slice's current version) collects
@@ -38,9 +39,17 @@ public final class SyncPolicy implements ConsistencyPolicy {
     private final LongAdder pushes = new LongAdder();
     private final LiveWorkers live;
     private final DenseStore store;
+    private final LongSupplier ticker;
+    private final StepWaits stepWaits = new StepWaits();
 
     /** @param context store, optimizer, worker count and pull deadline */
     public SyncPolicy(PolicyContext context) {
+        this(context, System::nanoTime);
+    }
+
+    /** @param ticker nanosecond ticks, for {@link #stepWaits()} */
+    SyncPolicy(PolicyContext context, LongSupplier ticker) {
+        this.ticker = ticker;
         this.workers = context.workers();
         this.updater = new SliceUpdater(context.optimizer(), context.listener());
         this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
@@ -102,6 +111,11 @@ public final class SyncPolicy implements ConsistencyPolicy {
     }
 
     @Override
+    public StepWaits stepWaits() {
+        return stepWaits;
+    }
+
+    @Override
     public long updatesApplied() {
         return updater.applied();
     }
@@ -134,14 +148,20 @@ public final class SyncPolicy implements ConsistencyPolicy {
     private void accumulate(GradientPush.SliceGradient g, GradientPush push) {
         DenseSlice slice = g.slice();
         StepAccumulator acc = pending.compute(slice.key(),
-                (k, old) -> old != null && old.step() == push.step() ? old : new StepAccumulator(push.step()));
+                (k, old) -> old != null && old.step() == push.step() ? old
+                        : new StepAccumulator(push.step(), ticker.getAsLong()));
         if (acc.add(push.sender(), g.gradient())) {
             slice.recycle(g.gradient());
         }
         if (acc.covers(live.expectedAt(acc.step()))) {
-            pending.remove(slice.key());
-            updater.apply(slice, acc.mean());
+            complete(slice, acc);
         }
+    }
+
+    private void complete(DenseSlice slice, StepAccumulator acc) {
+        pending.remove(slice.key());
+        stepWaits.record(ticker.getAsLong() - acc.startedAt());
+        updater.apply(slice, acc.mean());
     }
 
     /**
@@ -191,8 +211,7 @@ public final class SyncPolicy implements ConsistencyPolicy {
                 StepAccumulator acc = pending.get(key);
                 if (acc != null && acc.step() == slice.version() && acc.count() > 0
                         && acc.covers(live.expectedAt(acc.step()))) {
-                    pending.remove(key);
-                    updater.apply(slice, acc.mean());
+                    complete(slice, acc);
                 }
             } finally {
                 slice.unlock();

@@ -2,14 +2,18 @@ package io.jvmps.server.monitor;
 
 import io.jvmps.server.consistency.ConsistencyPolicy;
 import io.jvmps.server.store.DenseStore;
+import io.jvmps.server.consistency.StepWaits;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * Registers meters that read the policy and the store: {@code ps.server.updates.applied},
- * {@code ps.server.pushes.accepted} counters and the {@code ps.server.slices} and
- * {@code ps.server.pulls.waiting} gauges. Stateless.
+ * {@code ps.server.pushes.accepted} counters, the {@code ps.server.slices} and
+ * {@code ps.server.pulls.waiting} gauges, and SYNC's {@code ps.server.sync.step.wait} timer. Stateless.
  */
 public final class ConsistencyMeters {
     private ConsistencyMeters() {
@@ -28,5 +32,13 @@ public final class ConsistencyMeters {
                         + "(at most ps.consistency.staleness; 0 in other modes)").register(registry);
         Gauge.builder("ps.server.pulls.waiting", store, DenseStore::waitingPulls)
                 .description("pulls waiting for a slice version not reached yet").register(registry);
+        StepWaits waits = policy.stepWaits();
+        FunctionTimer.builder("ps.server.sync.step.wait", waits, StepWaits::steps, StepWaits::totalNanos,
+                        TimeUnit.NANOSECONDS)
+                .description("SYNC: per slice and step, time from the first worker's gradient to the last one "
+                        + "(how long the fastest worker waited for the slowest; 0 steps in other modes)")
+                .register(registry);
+        Gauge.builder("ps.server.sync.step.wait.max", waits, w -> w.maxNanos() / 1e9)
+                .description("SYNC: the longest such wait so far").baseUnit("seconds").register(registry);
     }
 }

@@ -63,6 +63,26 @@ class SyncPolicyTest {
     }
 
     @Test
+    void measuresHowLongEachSliceStepWaitedForItsLastGradient() {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_000);
+        SyncPolicy timed = new SyncPolicy(new PolicyContext(store,
+                OptimizerType.SGD.create(new OptimizerSettings(1.0, 0, false, 0.9, 0.999, 1e-8)), 2,
+                Duration.ofSeconds(120)), now::get);
+        timed.accept(push(0, 0, A, new float[] {2, 4}, B, new float[] {1, 1}));
+        now.addAndGet(250);
+        assertThat(timed.stepWaits().steps()).as("nothing completed yet").isZero();
+        timed.accept(push(1, 0, A, new float[] {4, 8}, B, new float[] {3, 3}));
+        timed.accept(push(1, 1, A, new float[] {1, 1}));
+        now.addAndGet(40);
+        timed.accept(push(0, 1, A, new float[] {1, 1}));
+
+        assertThat(timed.stepWaits().steps()).as("A and B at step 0, A at step 1").isEqualTo(3);
+        assertThat(timed.stepWaits().totalNanos()).isEqualTo(250 + 250 + 40);
+        assertThat(timed.stepWaits().maxNanos()).isEqualTo(250);
+        assertThat(policy.stepWaits()).as("another policy's record").isNotSameAs(timed.stepWaits());
+    }
+
+    @Test
     void appliesTheAverageOnlyOnceEveryWorkerPushed() {
         CompletableFuture<List<DenseSlice>> pull = policy.awaitReady(0, new long[] {A, B}, 1).toFuture();
 

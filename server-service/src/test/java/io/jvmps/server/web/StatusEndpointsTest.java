@@ -50,6 +50,8 @@ class StatusEndpointsTest {
                 .value(body -> assertThat(body)
                         .contains("ps_server_bytes_in_bytes_total")
                         .contains("ps_server_updates_applied_total")
-                        .contains("ps_server_slices"));
+                        .contains("ps_server_slices")
+                        .contains("ps_server_sync_step_wait_seconds_count")
+                        .contains("ps_server_sync_step_wait_max_seconds"));
     }
 }
