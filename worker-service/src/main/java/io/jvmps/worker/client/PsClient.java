@@ -234,12 +234,12 @@ public class PsClient {
 
     /** Seeds every slice on the servers with initial values (first initialisation wins). */
     public void init(INDArray[] values) {
-        sendAll(Routes.DENSE_INIT, -1, 0, values).block(pushDeadline());
+        sendAll(Routes.DENSE_INIT, -1, 0, values);
     }
 
     /** Pushes the gradients of one step. Returns once every server accepted its slices. */
     public void push(long step, INDArray[] gradients) {
-        sendAll(Routes.DENSE_PUSH, step, nextPushTag(), gradients).block(pushDeadline());
+        sendAll(Routes.DENSE_PUSH, step, nextPushTag(), gradients);
     }
 
     /**
@@ -247,37 +247,11 @@ public class PsClient {
      * {@code destination} (dense float32 C-order arrays shaped like the parameters).
      */
     public void pull(long minVersion, INDArray[] destination) {
-        pullAll(minVersion, destination, timeout).block(timeout.plusSeconds(5));
-    }
-
-    /**
-     * Pushes the gradients of {@code step} and, without waiting for the acknowledgements, asks for the
-     * parameters at {@code minVersion}: the pull request travels right behind the push on each connection,
-     * and the calling thread waits once for both instead of twice. Meant for synchronous steps, where a pull
-     * of version {@code step + 1} is answered only once every worker's push of {@code step} is applied, so
-     * it sees what {@link #push} followed by {@link #pull} sees. If either fails the other is cancelled and
-     * the failure is thrown; the pull then waits as long as the push with its retries may.
-     *
-     * @return {@link System#nanoTime()} when the last server acknowledged the push
-     */
-    public long pushThenPull(long step, INDArray[] gradients, long minVersion, INDArray[] destination) {
-        AtomicLong acknowledged = new AtomicLong();
-        Mono<Void> push = sendAll(Routes.DENSE_PUSH, step, nextPushTag(), gradients)
-                .doOnSuccess(done -> acknowledged.set(System.nanoTime()));
-        Mono.when(push, pullAll(minVersion, destination, timeout.multipliedBy(PUSH_RETRIES + 1L)))
-                .block(pushDeadline());
-        return acknowledged.get();
-    }
-
-    private Mono<Void> pullAll(long minVersion, INDArray[] destination, Duration deadline) {
         checkArity(destination);
-        return Flux.range(0, shardMap.servers())
-                .flatMap(server -> pullFrom(server, minVersion, destination, deadline), shardMap.servers())
-                .then();
-    }
-
-    private Duration pushDeadline() {
-        return timeout.multipliedBy(PUSH_RETRIES + 1L).plusSeconds(5);
+        Flux.range(0, shardMap.servers())
+                .flatMap(server -> pullFrom(server, minVersion, destination), shardMap.servers())
+                .then()
+                .block(timeout.plusSeconds(5));
     }
 
     /**
@@ -288,16 +262,16 @@ public class PsClient {
         return (incarnation << SEQUENCE_BITS) | (SEQUENCE.incrementAndGet() & ((1L << SEQUENCE_BITS) - 1));
     }
 
-    /** @return the sending of {@code values} to every server, checked and copied to dense arrays now, sent on subscription */
-    private Mono<Void> sendAll(String route, long step, long tag, INDArray[] values) {
+    private void sendAll(String route, long step, long tag, INDArray[] values) {
         checkArity(values);
         INDArray[] dense = new INDArray[values.length];
         for (int p = 0; p < values.length; p++) {
             dense[p] = Buffers.dense(values[p]);
         }
-        return Flux.range(0, shardMap.servers())
+        Flux.range(0, shardMap.servers())
                 .flatMap(server -> sendTo(server, route, step, tag, dense), shardMap.servers())
-                .then();
+                .then()
+                .block(timeout.multipliedBy(PUSH_RETRIES + 1L).plusSeconds(5));
     }
 
     private Mono<PushAck> sendTo(int server, String route, long step, long tag, INDArray[] values) {
@@ -350,7 +324,7 @@ public class PsClient {
         }
     }
 
-    private Mono<Void> pullFrom(int server, long minVersion, INDArray[] destination, Duration deadline) {
+    private Mono<Void> pullFrom(int server, long minVersion, INDArray[] destination) {
         List<Slice> slices = shardMap.slicesOf(server);
         if (slices.isEmpty()) {
             return Mono.empty();
@@ -374,8 +348,8 @@ public class PsClient {
                         }
                     }))
                     .then()
-                    .timeout(deadline)
-                    .onErrorMap(e -> connections.translate(server, Routes.DENSE_PULL, e, deadline));
+                    .timeout(timeout)
+                    .onErrorMap(e -> translate(server, Routes.DENSE_PULL, e));
         });
     }
 

@@ -114,12 +114,6 @@ public class WorkerProperties {
     /** DYNAMIC sharding: partitions each epoch is cut into (every worker of the job must use the same). */
     @Min(1)
     private int dataPartitions = 16;
-    /**
-     * SYNC mode: send each step's pull right behind its push and wait once for both (the pull is answered
-     * when every worker's push of the step is applied, as it would be after the push's acknowledgement);
-     * false waits for the acknowledgement before asking. Other modes always wait.
-     */
-    private boolean pullAhead = true;
 
     /** How the training data is split among workers. */
     public enum DataSharding {
@@ -139,14 +133,6 @@ public class WorkerProperties {
 
     public int getDataPartitions() {
         return dataPartitions;
-    }
-
-    public boolean isPullAhead() {
-        return pullAhead;
-    }
-
-    public void setPullAhead(boolean pullAhead) {
-        this.pullAhead = pullAhead;
     }
 
     public void setDataPartitions(int dataPartitions) {

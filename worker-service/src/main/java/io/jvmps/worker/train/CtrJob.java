@@ -119,7 +119,7 @@ class CtrJob {
         try {
             while (summary == null) {
                 LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
-                        props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start, props.isPullAhead());
+                        props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
                 EmbeddingLookup wide = lookup(sparse, WIDE_TABLE, 1, semantics, prefetch);
                 EmbeddingLookup deep = lookup(sparse, DEEP_TABLE, c.getDim(), semantics, prefetch);
                 state.phase(TrainingState.Phase.TRAINING);

@@ -12,13 +12,12 @@ import java.time.Duration;
  * @param maxSteps    stop after this many steps in total (0 = no limit)
  * @param stepDelay   extra pause per step (benchmarks of slow workers only; zero otherwise)
  * @param startStep   steps of the schedule already done (a job resumed from a checkpoint); 0 for a fresh job
- * @param pullAhead   in SYNC mode, send each step's pull right behind its push ({@code ps.worker.pull-ahead})
  */
 public record LoopSettings(int epochs, int batchSize, long seed, int logInterval, int maxSteps, Duration stepDelay,
-                           long startStep, boolean pullAhead) {
+                           long startStep) {
 
-    /** Settings of a fresh job (starting at step 0), pulling ahead in SYNC mode. */
+    /** Settings of a fresh job (starting at step 0). */
     public LoopSettings(int epochs, int batchSize, long seed, int logInterval, int maxSteps, Duration stepDelay) {
-        this(epochs, batchSize, seed, logInterval, maxSteps, stepDelay, 0, true);
+        this(epochs, batchSize, seed, logInterval, maxSteps, stepDelay, 0);
     }
 }

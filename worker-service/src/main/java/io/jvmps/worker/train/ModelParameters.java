@@ -40,18 +40,6 @@ final class ModelParameters {
         copyIntoModel();
     }
 
-    /**
-     * Pushes a step's gradients and pulls {@code version} into the arrays and the model with one wait
-     * ({@link PsClient#pushThenPull}).
-     *
-     * @return when the push was acknowledged ({@link System#nanoTime()})
-     */
-    long pushThenPullIntoModel(PsClient client, long step, INDArray[] gradients, long version) {
-        long acknowledged = client.pushThenPull(step, gradients, version, values);
-        copyIntoModel();
-        return acknowledged;
-    }
-
     /** Writes the arrays into the model's variables. */
     void copyIntoModel() {
         for (int p = 0; p < specs.size(); p++) {

@@ -34,22 +34,6 @@ final class PhaseTimes {
         push += elapsed(TrainingMeters.Phase.PUSH);
     }
 
-    /**
-     * Ends a push that was acknowledged at {@code acknowledgedAt} ({@link System#nanoTime()}) and a pull that
-     * overlapped it and ended now: the push phase runs to the acknowledgement, the pull phase from there.
-     */
-    void pushAndPullDone(long acknowledgedAt) {
-        long now = System.nanoTime();
-        long ack = Math.max(last, Math.min(acknowledgedAt, now));
-        long pushed = ack - last;
-        long pulled = now - ack;
-        last = now;
-        meters.phase(TrainingMeters.Phase.PUSH, pushed);
-        meters.phase(TrainingMeters.Phase.PULL, pulled);
-        push += pushed;
-        pull += pulled;
-    }
-
     TrainingSummary summary(long steps, double lastLoss, long samples) {
         return new TrainingSummary(steps, lastLoss, (System.nanoTime() - start) / 1e9, samples, pull / 1e9,
                 compute / 1e9, push / 1e9);

@@ -12,8 +12,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * The loop of the SYNC, ASYNC and SSP modes: for every step t, pull the parameters (asking for
  * version t; the server's consistency policy decides what that waits for), compute gradients on
- * this worker's batch, push them for step t. In SYNC mode the pull of step t + 1 is by default sent right
- * behind the push of step t ({@code ps.worker.pull-ahead}), one wait instead of two. With static sharding every worker runs the same number of
+ * this worker's batch, push them for step t. With static sharding every worker runs the same number of
  * steps with batches of equal size ({@link EpochBatches}), which is what synchronous SGD needs; with
  * dynamic sharding (ASYNC, SSP) the batches come from the data partitions the scheduler leases. Only the
  * PS-managed parameters are pulled and pushed; worker-local ones (hybrid placement) are averaged
@@ -29,17 +28,9 @@ public class PullComputePushLoop implements TrainingLoop {
     private final ModelParameters params;
     private final LocalParameterSync localSync;
     private final PushedGradients pushed;
-    private final boolean pullAhead;
 
-    /**
-     * @param pullAhead send each step's pull right behind its push and wait once for both
-     *                  ({@link PsClient#pushThenPull}); only where a pull of the next step cannot be answered
-     *                  before this worker's push is applied (SYNC)
-     */
     PullComputePushLoop(TrainableModel model, PsClient client, LabeledData train, LoopSettings settings, StepPlan plan,
-                        StepReporter reporter, LocalParameterSync localSync, PushedGradients pushed,
-                        boolean pullAhead) {
-        this.pullAhead = pullAhead;
+                        StepReporter reporter, LocalParameterSync localSync, PushedGradients pushed) {
         this.localSync = localSync;
         this.pushed = pushed;
         this.model = model;
@@ -63,31 +54,27 @@ public class PullComputePushLoop implements TrainingLoop {
         long samples = 0;
         double loss = Double.NaN;
         PhaseTimes times = reporter.phaseTimes();
-        times.lap();
-        params.pullIntoModel(client, global);
-        times.pullDone();
         for (ScheduledStep scheduled : plan.steps()) {
+            int epoch = scheduled.epoch();
+            int step = scheduled.step();
             times.lap();
+            params.pullIntoModel(client, global);
+            times.pullDone();
             LabeledData batch = train.gather(scheduled.examples());
             StepResult result = model.gradients(batch.features(), batch.labels());
             Steps.delay(settings);
             times.computeDone();
             INDArray[] gradients = params.gradients(result);
-            if (pullAhead) {
-                times.pushAndPullDone(params.pushThenPullIntoModel(client, global, gradients, global + 1));
-            } else {
-                client.push(global, gradients);
-                times.pushDone();
-                params.pullIntoModel(client, global + 1);
-                times.pullDone();
-            }
+            client.push(global, gradients);
             pushed.add(gradients);
+            times.pushDone();
             localSync.afterStep(global, result);
             global++;
             loss = result.loss();
             samples += batch.size();
-            reporter.stepDone(scheduled.epoch(), scheduled.step(), global, total, loss, batch.size());
+            reporter.stepDone(epoch, step, global, total, loss, batch.size());
         }
+        params.pullIntoModel(client, global);
         return times.summary(global, loss, samples);
     }
 }

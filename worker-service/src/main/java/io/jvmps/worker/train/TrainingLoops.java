@@ -1,6 +1,5 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.worker.client.PsClient;
 import io.jvmps.worker.data.LabeledData;
@@ -23,8 +22,7 @@ final class TrainingLoops {
                                StepPlan dynamic, PushedGradients pushed) {
         return switch (servers.mode()) {
             case SYNC, ASYNC, SSP -> new PullComputePushLoop(model, client, train, settings, dynamic != null ? dynamic
-                    : StepPlan.fixed(train.size(), servers.workers(), rank, settings), reporter, localSync, pushed,
-                    settings.pullAhead() && servers.mode() == ConsistencyMode.SYNC);
+                    : StepPlan.fixed(train.size(), servers.workers(), rank, settings), reporter, localSync, pushed);
             case GEO -> new GeoLoop(model, client, train, settings, rank, servers.workers(), reporter,
                     servers.geoInterval(), servers.geoLearningRate());
         };

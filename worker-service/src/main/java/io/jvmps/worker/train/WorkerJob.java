@@ -192,7 +192,7 @@ public class WorkerJob {
                                       ServerDescription semantics, RegisterResponse reg, int workers,
                                       ProgressReporter progress, DynamicSchedule leased, PushedGradients pushed) {
         LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
-                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start, props.isPullAhead());
+                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
         StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
                 props.getLogInterval(), meters);
         try (LocalParameterSync sync = localSync.create(model, semantics, session.client(), reg.rank(), workers)) {
@@ -251,7 +251,7 @@ public class WorkerJob {
 
     private DynamicSchedule dynamicSchedule(int samples, int workers, String nodeId) {
         LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
-                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), 0, props.isPullAhead());
+                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), 0);
         return new DynamicSchedule(samples, props.getDataPartitions(), workers, settings,
                 (doneEpoch, donePartition) -> session.client().nextPartition(new io.jvmps.common.protocol
                         .PartitionRequest(nodeId, props.getEpochs(), props.getDataPartitions(), doneEpoch,

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DynamicScheduleTest {
     private static final int SAMPLES = 64;
     private static final int PARTITIONS = 4;
-    private static final LoopSettings SETTINGS = new LoopSettings(2, 4, 9, 10, 0, Duration.ZERO, 0, true);
+    private static final LoopSettings SETTINGS = new LoopSettings(2, 4, 9, 10, 0, Duration.ZERO, 0);
 
     /** Leases (epoch, partition) in order, like the scheduler with one worker; counts reports. */
     private static final class Queue implements DynamicSchedule.Leases {
