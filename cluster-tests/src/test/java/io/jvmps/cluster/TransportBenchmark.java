@@ -143,15 +143,19 @@ class TransportBenchmark {
                     runs.add(new Timing(BenchmarkReport.median(push), BenchmarkReport.median(pull),
                             BenchmarkReport.median(both), echo));
                 }
-                // the server's CPU per push + pull round (every thread of its process, from the kernel's schedstat)
+                // CPU per push + pull round of the server and of this JVM (the worker's side: PsClient, its event loop,
+                // and whatever else this JVM runs meanwhile), every thread of each process, from the kernel's schedstat
                 long pid = server.process().pid();
-                long cpuBefore = cpuNanos(pid);
+                long self = ProcessHandle.current().pid();
+                long serverBefore = cpuNanos(pid);
+                long workerBefore = cpuNanos(self);
                 for (int round = 0; round < CPU_ROUNDS; round++, step++) {
                     client.push(step, gradient);
                     client.pull(step + 1, pulled);
                 }
-                BenchmarkReport.record(String.format(Locale.ROOT, "%s %s (%s): server CPU %.3f ms per push + pull round "
-                        + "(%d rounds)", c.name(), c.optimizer(), PUSH_APPLY, (cpuNanos(pid) - cpuBefore) / 1e6 / CPU_ROUNDS,
+                BenchmarkReport.record(String.format(Locale.ROOT, "%s %s (%s): server CPU %.3f ms, worker CPU %.3f ms "
+                        + "per push + pull round (%d rounds)", c.name(), c.optimizer(), PUSH_APPLY,
+                        (cpuNanos(pid) - serverBefore) / 1e6 / CPU_ROUNDS, (cpuNanos(self) - workerBefore) / 1e6 / CPU_ROUNDS,
                         CPU_ROUNDS));
                 assertThat(Double.isFinite(pulled[pulled.length - 1].sumNumber().doubleValue())).as("pulled values are finite").isTrue();
                 return runs;

@@ -4,8 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.NettyDataBuffer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -40,16 +38,6 @@ public final class Buffers {
         boolean dense = array.dataType() == DataType.FLOAT && array.ordering() == 'c' && !array.isView()
                 && array.offset() == 0 && array.data().length() == array.length();
         return dense ? array : array.castTo(DataType.FLOAT).dup('c');
-    }
-
-    /** @return the Netty buffer behind a data buffer (a copy only if it is not Netty-backed) */
-    static ByteBuf unwrap(DataBuffer buffer) {
-        if (buffer instanceof NettyDataBuffer netty) {
-            return netty.getNativeBuffer();
-        }
-        byte[] bytes = new byte[buffer.readableByteCount()];
-        buffer.read(bytes);
-        return Unpooled.wrappedBuffer(bytes);
     }
 
     private static void requireDense(INDArray array) {
