@@ -72,6 +72,7 @@ class SparseBenchmark {
                 SparseClient sparse = new SparseClient(connections, 0, Duration.ofMinutes(2), 1 << 20);
                 memory(sparse, servers, httpPorts);
                 latency(connections, sparse);
+                smallRequestCpu(sparse, servers);
             }
         }
     }
@@ -117,6 +118,43 @@ class SparseBenchmark {
                         + "sparse/dense p50 ratio %.2f (%d rounds)", ROWS, DIM, p50, p99, denseP50,
                 percentile(denseMillis, 0.99), p50 / denseP50, ROUNDS));
         assertThat(p50).isPositive();
+    }
+
+    /**
+     * CPU of a CTR-sized lookup: a pull and a push of 256 distinct rows of dim 8 (8 KiB each way, split over the
+     * two servers), the servers' CPU and this JVM's (the worker's side) per pull + push round, from schedstat.
+     */
+    private void smallRequestCpu(SparseClient sparse, List<NodeProcess> servers) throws IOException {
+        int dim = 8;
+        int rows = 256;
+        int rounds = Integer.getInteger("sparse.cpu-rounds", 2000);
+        sparse.declare(new SparseTableSpec("ctr8", dim, 3, 0.01f, "SGD"));
+        SplittableRandom random = new SplittableRandom(5);
+        float[] out = new float[rows * dim];
+        float[] gradient = new float[rows * dim];
+        Arrays.fill(gradient, 0.001f);
+        long[] serverBefore = new long[servers.size()];
+        long self = ProcessHandle.current().pid();
+        long workerBefore = 0;
+        for (int round = -rounds; round < rounds; round++) {
+            if (round == 0) {
+                for (int s = 0; s < servers.size(); s++) {
+                    serverBefore[s] = TransportBenchmark.cpuNanos(servers.get(s).process().pid());
+                }
+                workerBefore = TransportBenchmark.cpuNanos(self);
+            }
+            long[] ids = random.longs(rows * 4L, 0, 100_000).distinct().limit(rows).toArray();
+            sparse.pull("ctr8", dim, ids, out);
+            sparse.push("ctr8", dim, 0, UpdateKind.GRADIENT, ids, gradient);
+        }
+        long serverNanos = 0;
+        for (int s = 0; s < servers.size(); s++) {
+            serverNanos += TransportBenchmark.cpuNanos(servers.get(s).process().pid()) - serverBefore[s];
+        }
+        BenchmarkReport.record(String.format(Locale.ROOT, "sparse pull + push of %d rows x dim %d over 2 servers: servers' "
+                + "CPU %.3f ms, worker CPU %.3f ms per round (%d rounds after %d warm-up)", rows, dim,
+                serverNanos / 1e6 / rounds, (TransportBenchmark.cpuNanos(self) - workerBefore) / 1e6 / rounds, rounds,
+                rounds));
     }
 
     private void memory(SparseClient sparse, List<NodeProcess> servers, List<Integer> httpPorts) throws Exception {

@@ -22,8 +22,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * The data path without Spring's message dispatch: a responder in front of Spring's that hands push and pull
  * requests ({@value Routes#DENSE_PUSH} as request-response or request-channel, {@value Routes#DENSE_PULL} as
- * request-stream) straight to {@link DenseController}, and every other request, or one whose metadata it cannot
- * read, to Spring's responder unchanged. Validation, metrics and answers are the controller's, so the two paths
+ * request-stream) straight to {@link DenseController}, the sparse ones ({@value Routes#SPARSE_PULL},
+ * {@value Routes#SPARSE_PUSH}, request-response) to {@link SparseController}, and every other request, or one
+ * whose metadata it cannot read, to Spring's responder unchanged. Validation, metrics and answers are the controller's, so the two paths
  * cannot drift: errors go out as application errors {@code [CODE] detail}, acknowledgements as the same JSON.
  * Small requests spend most of a server's CPU in the dispatch (argument resolution, message headers, encoders);
  * this is what the data path saves. Stateless apart from the wrapped responder; one per connection.
@@ -33,31 +34,43 @@ public final class DataPathResponder implements RSocket {
 
     private final RSocket spring;
     private final DenseController dense;
+    private final SparseController sparse;
     private final NettyDataBufferFactory buffers;
 
     /**
      * @param spring  Spring's responder for the connection: every request the data path does not take
-     * @param dense   the push and pull handlers
+     * @param dense   the dense push and pull handlers
+     * @param sparse  the sparse pull and push handlers
      * @param buffers wraps payload bytes as data buffers without a copy
      * @return the responder to use for the connection
      */
-    public static RSocket wrap(RSocket spring, DenseController dense, NettyDataBufferFactory buffers) {
-        return new DataPathResponder(spring, dense, buffers);
+    public static RSocket wrap(RSocket spring, DenseController dense, SparseController sparse,
+                               NettyDataBufferFactory buffers) {
+        return new DataPathResponder(spring, dense, sparse, buffers);
     }
 
-    private DataPathResponder(RSocket spring, DenseController dense, NettyDataBufferFactory buffers) {
+    private DataPathResponder(RSocket spring, DenseController dense, SparseController sparse,
+                              NettyDataBufferFactory buffers) {
         this.spring = spring;
         this.dense = dense;
+        this.sparse = sparse;
         this.buffers = buffers;
     }
 
     @Override
     public Mono<Payload> requestResponse(Payload payload) {
-        if (!Routes.DENSE_PUSH.equals(route(payload))) {
-            return spring.requestResponse(payload);
+        String route = route(payload);
+        if (Routes.DENSE_PUSH.equals(route)) {
+            return answer(dense.pushOnePayload(PayloadUtils.retainDataAndReleasePayload(payload, buffers)));
         }
-        DataBuffer data = PayloadUtils.retainDataAndReleasePayload(payload, buffers);
-        return answer(dense.pushOnePayload(data));
+        if (Routes.SPARSE_PULL.equals(route)) {
+            return sparse.pull(PayloadUtils.retainDataAndReleasePayload(payload, buffers))
+                    .map(PayloadUtils::createPayload).onErrorMap(DataPathResponder::applicationError);
+        }
+        if (Routes.SPARSE_PUSH.equals(route)) {
+            return answer(sparse.push(PayloadUtils.retainDataAndReleasePayload(payload, buffers)));
+        }
+        return spring.requestResponse(payload);
     }
 
     @Override

@@ -70,15 +70,16 @@ public class RSocketConfiguration {
     }
 
     /**
-     * Push and pull requests go straight to the dense controller, the rest to Spring's dispatch (see
+     * Dense and sparse push and pull requests go straight to their controllers, the rest to Spring's dispatch (see
      * {@link io.jvmps.server.api.DataPathResponder}).
      */
     @Bean
     RSocketServerCustomizer dataPath(org.springframework.beans.factory.ObjectProvider<io.jvmps.server.api.DenseController> dense,
+                                     org.springframework.beans.factory.ObjectProvider<io.jvmps.server.api.SparseController> sparse,
                                      NettyDataBufferFactory buffers) {
         return server -> server.interceptors(registry -> registry.forResponder(
                 (io.rsocket.plugins.RSocketInterceptor) spring -> io.jvmps.server.api.DataPathResponder.wrap(spring,
-                        dense.getObject(), buffers)));
+                        dense.getObject(), sparse.getObject(), buffers)));
     }
 
     @Bean

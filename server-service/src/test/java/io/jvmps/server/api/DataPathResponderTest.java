@@ -48,6 +48,10 @@ class DataPathResponderTest {
     DenseController dense;
     @Autowired
     NettyDataBufferFactory buffers;
+    @Autowired
+    SparseController sparse;
+    @Autowired
+    io.jvmps.server.sparse.SparseTables tables;
 
     private final List<String> reachedSpring = new ArrayList<>();
 
@@ -79,7 +83,7 @@ class DataPathResponderTest {
 
     @Test
     void pushAndPullAreAnsweredWithoutSpringEverythingElseGoesThrough() {
-        RSocket responder = DataPathResponder.wrap(spring, dense, buffers);
+        RSocket responder = DataPathResponder.wrap(spring, dense, sparse, buffers);
         long a = SliceKey.of(90, 0);
         dense.init(Flux.fromIterable(TestTensors.frames(-1, 0, tensor(a, 1, 2)))).block(WAIT);
 
@@ -100,7 +104,24 @@ class DataPathResponderTest {
                 .map(p -> (DataBuffer) buffers.wrap(p.sliceData().retain())).collectList().block(WAIT);
         Map<Long, TestTensors.Pulled> pulled = TestTensors.assemble(frames);
         assertThat(pulled.get(a).values()).containsExactly(-1f, 0f); // 1 - 0.5*2 - 0.5*2, 2 - 0.5*2 - 0.5*2
-        assertThat(reachedSpring).as("the data path took push and pull itself").isEmpty();
+        tables.declare(new io.jvmps.common.sparse.SparseTableSpec("rows", 2, 1, 0f, null));
+        Payload sparseAck = responder.requestResponse(payload(buffers.wrap(io.jvmps.common.sparse.SparseCodec.encodePush(
+                buffers.getByteBufAllocator(), new io.jvmps.common.sparse.SparsePush("rows", 0, 3,
+                        io.jvmps.common.sparse.UpdateKind.DELTA, 2, new long[] {7}, new float[] {1.5f, -2f}))),
+                Routes.SPARSE_PUSH)).block(WAIT);
+        assertThat(sparseAck.getDataUtf8()).isEqualTo(DataPathResponder.json(new PushAck(0, 3, 1, 2)));
+        sparseAck.release();
+        Payload rows = responder.requestResponse(payload(buffers.wrap(io.jvmps.common.sparse.SparseCodec.encodePull(
+                buffers.getByteBufAllocator(), new io.jvmps.common.sparse.SparsePull("rows", 0, new long[] {7}))),
+                Routes.SPARSE_PULL)).block(WAIT);
+        assertThat(io.jvmps.common.sparse.SparseCodec.decodeRows(rows.sliceData(), 2, 1)).containsExactly(1.5f, -2f);
+        rows.release();
+        assertThatThrownBy(() -> responder.requestResponse(payload(buffers.wrap(
+                io.jvmps.common.sparse.SparseCodec.encodePull(buffers.getByteBufAllocator(),
+                        new io.jvmps.common.sparse.SparsePull("no-such-table", 0, new long[] {7}))),
+                Routes.SPARSE_PULL)).block(WAIT))
+                .isInstanceOf(ApplicationErrorException.class).hasMessageStartingWith("[");
+        assertThat(reachedSpring).as("the data path took dense and sparse push and pull itself").isEmpty();
 
         assertThatThrownBy(() -> responder.requestResponse(payload(TestTensors.packed(TestTensors.frames(0, 0,
                 tensor(a, 1, 1))), Routes.DENSE_PUSH)).block(WAIT))

@@ -2,7 +2,6 @@ package io.jvmps.worker.client;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
-import io.jvmps.common.protocol.PushAck;
 import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.sparse.SparseCodec;
 import io.jvmps.common.sparse.SparsePull;
@@ -10,10 +9,8 @@ import io.jvmps.common.sparse.SparsePush;
 import io.jvmps.common.sparse.SparseTableSpec;
 import io.jvmps.common.sparse.SparseTableStatus;
 import io.jvmps.common.sparse.UpdateKind;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -24,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The worker's sparse push/pull surface: rows of sparse tables by id, each id sent to the server that
  * owns it, requests to all servers in parallel, each frame at most {@code maxFrameBytes}. Blocking
- * calls with a deadline; errors are {@link PsException}s naming the server. Thread-safe.
+ * calls with a deadline; errors are {@link PsException}s naming the server. Pull and push go as raw RSocket
+ * payloads (no Spring codecs), like {@link PsClient}'s. Thread-safe.
  */
 public class SparseClient {
     private static final int HEADER_ROOM = 256;
@@ -34,7 +32,7 @@ public class SparseClient {
     private final Duration timeout;
     private final int maxFrameBytes;
     private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
-    private final NettyDataBufferFactory factory = new NettyDataBufferFactory(ByteBufAllocator.DEFAULT);
+    private final RoutedPayloads routed = new RoutedPayloads();
     private final AtomicLong bytesPushed = new AtomicLong();
     private final AtomicLong bytesPulled = new AtomicLong();
 
@@ -109,39 +107,40 @@ public class SparseClient {
     private Mono<Void> pullPart(String table, int dim, long[] ids, RowSplit part, float[] out) {
         return Mono.defer(() -> {
             long[] partIds = part.ids(ids);
-            DataBuffer request = factory.wrap(SparseCodec.encodePull(alloc, new SparsePull(table, rank, partIds)));
-            return connections.requester(part.server()).route(Routes.SPARSE_PULL).data(request)
-                    .retrieveMono(DataBuffer.class)
+            ByteBuf request = SparseCodec.encodePull(alloc, new SparsePull(table, rank, partIds));
+            return connections.requester(part.server()).rsocketClient()
+                    .requestResponse(Mono.just(routed.first(Routes.SPARSE_PULL, request)))
                     .map(answer -> {
                         try {
-                            float[] rows = SparseCodec.decodeRows(
-                                    ((org.springframework.core.io.buffer.NettyDataBuffer) answer).getNativeBuffer(),
-                                    dim, partIds.length);
+                            float[] rows = SparseCodec.decodeRows(answer.sliceData(), dim, partIds.length);
                             bytesPulled.addAndGet(rows.length * 4L);
                             part.scatter(rows, out, dim);
                             return rows.length;
                         } finally {
-                            DataBufferUtils.release(answer);
+                            answer.release();
                         }
                     })
+                    .switchIfEmpty(Mono.error(() -> new PsException(ErrorCode.INTERNAL, "no rows in the answer")))
                     .timeout(timeout)
                     .onErrorMap(e -> connections.translate(part.server(), Routes.SPARSE_PULL, e, timeout))
                     .then();
         });
     }
 
-    private Mono<PushAck> pushPart(String table, int dim, long step, UpdateKind kind, long[] ids, float[] values,
-                                   RowSplit part) {
+    /** The acknowledgement's arrival is what counts (its content is not decoded); errors come back as errors. */
+    private Mono<Void> pushPart(String table, int dim, long step, UpdateKind kind, long[] ids, float[] values,
+                                RowSplit part) {
         return Mono.defer(() -> {
             float[] rows = part.rows(values, dim);
-            DataBuffer request = factory.wrap(SparseCodec.encodePush(alloc,
-                    new SparsePush(table, rank, step, kind, dim, part.ids(ids), rows)));
+            ByteBuf request = SparseCodec.encodePush(alloc, new SparsePush(table, rank, step, kind, dim, part.ids(ids), rows));
             bytesPushed.addAndGet(rows.length * 4L);
-            return connections.requester(part.server()).route(Routes.SPARSE_PUSH).data(request)
-                    .retrieveMono(PushAck.class)
+            return connections.requester(part.server()).rsocketClient()
+                    .requestResponse(Mono.just(routed.first(Routes.SPARSE_PUSH, request)))
                     .switchIfEmpty(Mono.error(() -> new PsException(ErrorCode.INTERNAL, "no push acknowledgement")))
+                    .doOnNext(io.rsocket.Payload::release)
                     .timeout(timeout)
-                    .onErrorMap(e -> connections.translate(part.server(), Routes.SPARSE_PUSH, e, timeout));
+                    .onErrorMap(e -> connections.translate(part.server(), Routes.SPARSE_PUSH, e, timeout))
+                    .then();
         });
     }
 }
