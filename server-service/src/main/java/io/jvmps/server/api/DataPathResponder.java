@@ -24,8 +24,9 @@ import java.nio.charset.StandardCharsets;
  * requests ({@value Routes#DENSE_PUSH} as request-response or request-channel, {@value Routes#DENSE_PULL} as
  * request-stream) straight to {@link DenseController}, the sparse ones ({@value Routes#SPARSE_PULL},
  * {@value Routes#SPARSE_PUSH}, request-response) to {@link SparseController}, and every other request, or one
- * whose metadata it cannot read, to Spring's responder unchanged. Validation, metrics and answers are the controller's, so the two paths
- * cannot drift: errors go out as application errors {@code [CODE] detail}, acknowledgements as the same JSON.
+ * whose metadata it cannot read, to Spring's responder unchanged. Validation, metrics and answers are the
+ * controllers', so the two paths cannot drift: errors go out as application errors {@code [CODE] detail},
+ * acknowledgements as the same JSON.
  * Small requests spend most of a server's CPU in the dispatch (argument resolution, message headers, encoders);
  * this is what the data path saves. Stateless apart from the wrapped responder; one per connection.
  */

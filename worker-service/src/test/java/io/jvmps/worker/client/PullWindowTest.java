@@ -1,8 +1,5 @@
 package io.jvmps.worker.client;
 
-import io.jvmps.common.cluster.NodeInfo;
-import io.jvmps.common.cluster.NodeRole;
-import io.jvmps.common.cluster.NodeState;
 import io.jvmps.common.codec.DType;
 import io.jvmps.common.codec.TensorChunk;
 import io.jvmps.common.codec.TensorChunkCodec;
@@ -13,16 +10,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.rsocket.Payload;
 import io.rsocket.SocketAcceptor;
-import io.rsocket.core.RSocketServer;
-import io.rsocket.transport.netty.server.CloseableChannel;
-import io.rsocket.transport.netty.server.TcpServerTransport;
 import io.rsocket.util.ByteBufPayload;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import org.springframework.messaging.rsocket.RSocketRequester;
 import reactor.core.publisher.Flux;
 
 import java.time.Duration;
@@ -44,15 +36,6 @@ class PullWindowTest {
     private static final int ELEMENTS = 5;
 
     private final List<Long> demands = new CopyOnWriteArrayList<>();
-    private CloseableChannel server;
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.dispose();
-            server.onClose().block(Duration.ofSeconds(10));
-        }
-    }
 
     @Test
     void aPullRequestsABoundedWindowOfPayloads() throws Exception {
@@ -63,16 +46,12 @@ class PullWindowTest {
         ShardMap map = ShardMap.compute(params, 1);
         List<Slice> slices = map.slicesOf(0);
         assertThat(slices).hasSize(SLICES);
-        server = RSocketServer.create(SocketAcceptor.forRequestStream(request -> {
-                    request.release();
-                    return Flux.fromIterable(slices).map(PullWindowTest::answer).doOnRequest(demands::add);
-                }))
-                .bind(TcpServerTransport.create("127.0.0.1", 0)).block(Duration.ofSeconds(10));
-        NodeInfo node = new NodeInfo("raw", NodeRole.SERVER, 0, "127.0.0.1", server.address().getPort(), 0,
-                NodeState.ALIVE, 0);
         INDArray[] pulled = params.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape())).toArray(INDArray[]::new);
-        try (ServerConnections connections = new ServerConnections(RSocketRequester.builder(), List.of(node))) {
-            new PsClient(connections, map, 0, Duration.ofSeconds(20), 1 << 20).pull(3, pulled);
+        try (RawServer server = RawServer.start(SocketAcceptor.forRequestStream(request -> {
+            request.release();
+            return Flux.fromIterable(slices).map(PullWindowTest::answer).doOnRequest(demands::add);
+        }))) {
+            new PsClient(server.connections(), map, 0, Duration.ofSeconds(20), 1 << 20).pull(3, pulled);
         }
 
         for (Slice slice : slices) {

@@ -1,8 +1,5 @@
 package io.jvmps.worker.client;
 
-import io.jvmps.common.cluster.NodeInfo;
-import io.jvmps.common.cluster.NodeRole;
-import io.jvmps.common.cluster.NodeState;
 import io.jvmps.common.codec.TensorChunk;
 import io.jvmps.common.codec.TensorChunkCodec;
 import io.jvmps.common.protocol.ErrorCode;
@@ -14,13 +11,10 @@ import io.netty.buffer.ByteBuf;
 import io.rsocket.Payload;
 import io.rsocket.RSocket;
 import io.rsocket.SocketAcceptor;
-import io.rsocket.core.RSocketServer;
 import io.rsocket.exceptions.ApplicationErrorException;
 import io.rsocket.metadata.CompositeMetadata;
 import io.rsocket.metadata.RoutingMetadata;
 import io.rsocket.metadata.WellKnownMimeType;
-import io.rsocket.transport.netty.server.CloseableChannel;
-import io.rsocket.transport.netty.server.TcpServerTransport;
 import io.rsocket.util.DefaultPayload;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +22,6 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.reactivestreams.Publisher;
-import org.springframework.messaging.rsocket.RSocketRequester;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -49,17 +42,12 @@ class RawDataPathTest {
 
     private final List<String> seen = new CopyOnWriteArrayList<>();
     private final List<Long> elements = new CopyOnWriteArrayList<>();
-    private CloseableChannel server;
-    private ServerConnections connections;
+    private RawServer server;
 
     @AfterEach
     void stop() {
-        if (connections != null) {
-            connections.close();
-        }
         if (server != null) {
-            server.dispose();
-            server.onClose().block(Duration.ofSeconds(10));
+            server.close();
         }
     }
 
@@ -98,7 +86,7 @@ class RawDataPathTest {
     }
 
     private PsClient client(ShardMap map) {
-        return new PsClient(connections, map, 0, Duration.ofSeconds(10), CHUNK_BYTES);
+        return new PsClient(server.connections(), map, 0, Duration.ofSeconds(10), CHUNK_BYTES);
     }
 
     private void start(boolean refuse) {
@@ -128,11 +116,7 @@ class RawDataPathTest {
                 }).then(Mono.just(DefaultPayload.create("{}"))).flux();
             }
         };
-        server = RSocketServer.create(SocketAcceptor.with(handler))
-                .bind(TcpServerTransport.create("127.0.0.1", 0)).block(Duration.ofSeconds(10));
-        NodeInfo node = new NodeInfo("raw", NodeRole.SERVER, 0, "127.0.0.1", server.address().getPort(), 0,
-                NodeState.ALIVE, 0);
-        connections = new ServerConnections(RSocketRequester.builder(), List.of(node));
+        server = RawServer.start(SocketAcceptor.with(handler));
     }
 
     private void count(Payload payload) {
