@@ -12,6 +12,7 @@
 #   MS_ROLE       the role to start (required)
 #   PS_JAR_DIR    folder holding the three *-exec.jar files (default: each module's target/)
 #   JAVA_OPTS     JVM options; defaults per role (below) apply only when it is unset
+#   JAVA_EXTRA_OPTS  JVM options added after JAVA_OPTS or the role's defaults
 #   JAVA_HOME     use $JAVA_HOME/bin/java instead of java from PATH
 #   OMP_NUM_THREADS  native BLAS threads; defaults to 1 for workers (several share the cores)
 #   OMP_WAIT_POLICY  defaults to PASSIVE for servers (idle OpenMP threads sleep instead of spinning)
@@ -25,7 +26,7 @@ readonly ACCEPTED="MS_SCHED, MS_PSERVER, MS_WORKER (or scheduler, server, worker
 readonly JAVACPP_OPTS="-Dorg.bytedeco.javacpp.maxbytes=2g -Dorg.bytedeco.javacpp.maxphysicalbytes=3g"
 
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
 fi
 
@@ -69,7 +70,7 @@ fi
 command -v "$java_bin" >/dev/null 2>&1 || { echo "ps-launch: $java_bin not found; install JDK 17+ or set JAVA_HOME" >&2; exit 1; }
 
 # JAVA_OPTS is a space-separated list of options, split here on purpose.
-read -r -a java_opts <<<"$JAVA_OPTS"
+read -r -a java_opts <<<"$JAVA_OPTS ${JAVA_EXTRA_OPTS:-}"
 cmd=("$java_bin" "${java_opts[@]}" -jar "$jar" "$@")
 
 if [[ "${PS_DRY_RUN:-0}" == "1" ]]; then

@@ -19,6 +19,8 @@
 #   PS_SERVER_ARGS              arguments for every server (space-separated); when unset, Adam at 0.005
 #                               after a 200-update warm-up, with a cosine decay to 0 over the job's steps
 #   PS_TIMEOUT                  give up after this many seconds of training (default 0: never)
+#   PS_WORKER_EXTRA_JAVA_OPTS   JVM options added to the workers' (default -XX:TieredStopAtLevel=1: C1 only;
+#                               set it empty for C2, e.g. for long jobs)
 #   PS_JAR_DIR, JAVA_OPTS, JAVA_HOME   see scripts/ps-launch.sh
 set -euo pipefail
 
@@ -202,7 +204,9 @@ start_node() {
     # Async commands ignore SIGINT, so Ctrl-C reaches only this script, which stops nodes with TERM.
     tee "$log_dir/$name.log" <"$fifo" | awk -v start="$start" -v role="$role" "$RANK_PREFIXER" &
     printer_pids+=("$!")
-    MS_ROLE="$role" "$LAUNCH" "$@" >"$fifo" 2>&1 &
+    local extra=""
+    [[ "$role" == worker ]] && extra="$worker_java_opts"
+    JAVA_EXTRA_OPTS="$extra" MS_ROLE="$role" "$LAUNCH" "$@" >"$fifo" 2>&1 &
     node_pids+=("$!")
     node_name[$!]=$name
 }
@@ -237,6 +241,9 @@ has_worker_arg() {
 # here for the 60,000 training images). PS_EPOCHS / PS_BATCH_SIZE change the job, and the schedule follows
 # them; setting PS_SERVER_ARGS (even empty) replaces the schedule arguments.
 readonly DEFAULT_EPOCHS=3 DEFAULT_BATCH=32 DEFAULT_LEARNING_RATE=0.005 DEFAULT_WARMUP=200 MNIST_TRAIN_IMAGES=60000
+# The workers JIT-compile with C1 only: their Java code drives native kernels, and C2's compilations took more
+# CPU from a 2-minute job on two cores than its faster code gave back (docs/benchmarks.md). Servers keep C2.
+readonly DEFAULT_WORKER_EXTRA_JAVA_OPTS="-XX:TieredStopAtLevel=1"
 epochs="${PS_EPOCHS:-$DEFAULT_EPOCHS}"
 batch="${PS_BATCH_SIZE:-$DEFAULT_BATCH}"
 is_count "$epochs" || ps_die "PS_EPOCHS must be a positive integer, got '$epochs'"
@@ -257,7 +264,8 @@ fi
 
 # The nodes bind PS_* variables as ps.* properties (Spring relaxed binding); keep this script's own
 # knobs out of their environment.
-unset PS_SERVERS PS_WORKERS PS_EPOCHS PS_BATCH_SIZE PS_DATA_DIR PS_SERVER_ARGS PS_TIMEOUT PS_SCHED_PORT
+worker_java_opts="${PS_WORKER_EXTRA_JAVA_OPTS-$DEFAULT_WORKER_EXTRA_JAVA_OPTS}"
+unset PS_WORKER_EXTRA_JAVA_OPTS PS_SERVERS PS_WORKERS PS_EPOCHS PS_BATCH_SIZE PS_DATA_DIR PS_SERVER_ARGS PS_TIMEOUT PS_SCHED_PORT
 
 cluster_start=$SECONDS
 echo "run-local: scheduler on 127.0.0.1:$port, $servers server(s), $workers worker(s); data $data_dir; logs in $log_dir"

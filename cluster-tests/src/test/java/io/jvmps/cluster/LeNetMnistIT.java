@@ -25,8 +25,9 @@ class LeNetMnistIT {
         Path data = TestPaths.mnist();
         try (LocalCluster cluster = new LocalCluster("lenet-mnist")) {
             NodeProcess scheduler = cluster.startScheduler(2, 2);
+            NodeProcess[] servers = new NodeProcess[2];
             for (int s = 0; s < 2; s++) {
-                cluster.startServer(s, 2, 2, "--ps.optimizer.learning-rate=0.002");
+                servers[s] = cluster.startServer(s, 2, 2, "--ps.optimizer.learning-rate=0.002");
             }
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
@@ -34,6 +35,8 @@ class LeNetMnistIT {
                         "--ps.worker.train-limit=8000", "--ps.worker.test-limit=2000", "--ps.worker.epochs=2",
                         "--ps.worker.batch-size=32");
             }
+            workers[0].awaitLog(Pattern.compile("epoch: 1 step: 30, loss is"), Duration.ofMinutes(5));
+            assertNodesReadByThreadCpu(servers, workers);
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(8))).as(worker.name() + "\n" + worker.tail()).isZero();
                 assertThat(worker.logText()).containsPattern("epoch: 1 step: 1, loss is \\d\\.\\d{6}")
@@ -51,6 +54,28 @@ class LeNetMnistIT {
                             URI.create("http://127.0.0.1:" + cluster.schedulerPort() + "/api/v1/job")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             assertThat(job).contains("\"state\":\"FINISHED\"").contains("\"total\":2000");
+        }
+    }
+
+    /** scripts/thread-cpu.sh names each node by role and shows the workers' training and the servers' event loops. */
+    private static void assertNodesReadByThreadCpu(NodeProcess[] servers, NodeProcess[] workers) throws Exception {
+        ThreadCpuScript.Result result = ThreadCpuScript.run("2", Long.toString(servers[0].process().pid()),
+                Long.toString(servers[1].process().pid()), Long.toString(workers[0].process().pid()),
+                Long.toString(workers[1].process().pid()));
+        assertThat(result.exit()).as(result.output()).isZero();
+        for (NodeProcess worker : workers) {
+            assertThat(result.rows()).as(result.output()).anySatisfy(row -> {
+                assertThat(row.node()).isEqualTo("worker/" + worker.process().pid());
+                assertThat(row.threads()).isEqualTo("training");
+                assertThat(row.cpu()).isPositive();
+            });
+        }
+        for (NodeProcess server : servers) {
+            assertThat(result.rows()).as(result.output()).anySatisfy(row -> {
+                assertThat(row.node()).isEqualTo("server/" + server.process().pid());
+                assertThat(row.threads()).isEqualTo("reactor-http-ep");
+                assertThat(row.cpu()).isPositive();
+            });
         }
     }
 }
