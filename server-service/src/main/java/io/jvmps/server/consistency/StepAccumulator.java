@@ -1,5 +1,6 @@
 package io.jvmps.server.consistency;
 
+import io.jvmps.optimizer.DenseSums;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 import java.util.BitSet;
@@ -43,7 +44,7 @@ final class StepAccumulator {
             sum = gradient;
             return false;
         }
-        sum.addi(gradient);
+        DenseSums.add(sum, gradient);
         return true;
     }
 
@@ -74,6 +75,9 @@ final class StepAccumulator {
     /** @return the average of the gradients (computed in place in the sum) */
     INDArray mean() {
         int n = ranks.cardinality();
-        return n == 1 ? sum : sum.divi(n);
+        if (n > 1) {
+            DenseSums.divide(sum, n);
+        }
+        return sum;
     }
 }
