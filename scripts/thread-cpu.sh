@@ -50,7 +50,7 @@ node_name() {
 snapshot() {
     local pid node task name run wait rest key value vol inv
     for pid in "${pids[@]}"; do
-        node=$(node_name "$pid")
+        node=${names[$pid]}
         for task in /proc/"$pid"/task/*; do
             # shell builtins only: a fork per thread would cost the machine being measured a core-second
             { read -r name <"$task/comm" && read -r run wait rest <"$task/schedstat"; } 2>/dev/null || continue
@@ -65,6 +65,12 @@ snapshot() {
         done
     done
 }
+
+# the names once, before the first reading: their forks stay out of the interval
+declare -A names
+for pid in "${pids[@]}"; do
+    names[$pid]=$(node_name "$pid")
+done
 
 before=$(mktemp)
 trap 'rm -f "$before"' EXIT
