@@ -1,6 +1,7 @@
 package io.jvmps.worker;
 
 import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.predict.PredictCommand;
 import io.jvmps.worker.train.TrainingThread;
 import io.jvmps.worker.train.WorkerJob;
 import org.springframework.boot.ApplicationRunner;
@@ -19,8 +20,25 @@ import org.springframework.core.env.Environment;
 @org.springframework.context.annotation.Import(io.jvmps.common.security.ClusterSecurityConfiguration.class)
 public class WorkerApplication {
 
+    /**
+     * Starts the worker; with {@code predict} as the first argument, runs {@link PredictCommand} instead
+     * (no Spring context, no cluster) and exits with its code.
+     */
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals(PredictCommand.NAME)) {
+            quietLogging();
+            System.exit(PredictCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length), System.out,
+                    System.err));
+        }
         SpringApplication.run(WorkerApplication.class, args);
+    }
+
+    /** Outside Spring Boot, logback logs everything at DEBUG; the command prints only warnings. */
+    private static void quietLogging() {
+        if (org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)
+                instanceof ch.qos.logback.classic.Logger root) {
+            root.setLevel(ch.qos.logback.classic.Level.WARN);
+        }
     }
 
     @Bean

@@ -10,6 +10,8 @@ import org.springframework.util.MimeType;
 import io.jvmps.worker.allreduce.AllReduceMailbox;
 import io.jvmps.worker.allreduce.WorkerRSocketPort;
 import io.jvmps.worker.cluster.SchedulerSession;
+import io.jvmps.worker.model.ModelProvider;
+import io.jvmps.worker.model.ModelProviders;
 import io.jvmps.worker.model.Placement;
 import io.jvmps.worker.placement.LocalSyncFactory;
 import io.jvmps.worker.placement.PlacementSettings;
@@ -57,8 +59,18 @@ public class WorkerConfiguration {
 
     /** The parameter placement, checked against the model at start-up ({@code ps.worker.placement}). */
     @Bean
-    Placement placement(WorkerProperties props) {
-        return PlacementSettings.resolve(props);
+    Placement placement(WorkerProperties props, ModelProvider models) {
+        return PlacementSettings.resolve(props, models);
+    }
+
+    /**
+     * The model {@code ps.worker.model} names: a bad name or model file stops start-up with a message naming
+     * the property (see {@link ModelProviders#resolve}).
+     */
+    @Bean
+    ModelProvider modelProvider(WorkerProperties props) {
+        return ModelProviders.resolve(props.getModel(), props.getGraph().names(),
+                WorkerConfiguration.class.getClassLoader());
     }
 
     @Bean
@@ -81,20 +93,34 @@ public class WorkerConfiguration {
     WorkerJob workerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
                         TrainingState state, Clock clock, Placement placement, WorkerRSocketPort rsocketPort,
                         LocalSyncFactory localSync, TrainingMeters meters, ClusterSecret secret,
-                        TcpClients tcp) {
+                        TcpClients tcp, ModelProvider models) {
         return new WorkerJob(props, session, connections(requesters, secret, props), state, dataLoader(props), clock, placement, rsocketPort,
-                localSync, meters, tcp);
+                localSync, meters, tcp, models);
     }
 
     /**
-     * A missing MNIST folder stops start-up with a message naming {@code ps.worker.data-path}, instead of
+     * A missing MNIST folder or data file stops start-up with a message naming its property
+     * ({@code ps.worker.data-path}, {@code ps.worker.train-file}, {@code ps.worker.test-file}), instead of
      * failing later on the training thread after registration.
      */
     private static DataLoader dataLoader(WorkerProperties props) {
         if (props.getData() == WorkerProperties.DataSource.MNIST) {
             MnistDataset.requirePresent(java.nio.file.Path.of(props.getDataPath()));
         }
+        if (props.getData() == WorkerProperties.DataSource.CSV) {
+            props.getCsv().format();
+            requireFile("ps.worker.train-file", props.getTrainFile());
+            requireFile("ps.worker.test-file", props.getTestFile());
+        }
         return new DataLoader();
+    }
+
+    private static void requireFile(String property, String path) {
+        if (path.isBlank() || !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path))) {
+            throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
+                    property + (path.isBlank() ? " is not set (ps.worker.data=CSV reads it)" : ": no file at "
+                            + java.nio.file.Path.of(path).toAbsolutePath()));
+        }
     }
 
     /** Plain TCP, or TLS trusting the cluster's TLS bundle ({@code ps.security.tls.bundle}). */

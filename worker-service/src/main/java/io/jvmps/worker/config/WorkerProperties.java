@@ -20,8 +20,24 @@ public class WorkerProperties {
     @NotBlank
     private String dataPath = "data/mnist";
     /** Model to train. */
-    @NotNull
-    private ModelType model = ModelType.LENET5;
+    /** A built-in model (LENET5, SOFTMAX), a ModelProvider's name, or the path of a SameDiff model file. */
+    @NotBlank
+    private String model = ModelType.LENET5.name();
+    /** The variables of a model file's graph. */
+    @jakarta.validation.Valid
+    private final GraphProperties graph = new GraphProperties();
+    /** CSV data ({@code data=CSV}). */
+    @jakarta.validation.Valid
+    private final CsvProperties csv = new CsvProperties();
+    /** Training data file for the file formats (CSV). */
+    private String trainFile = "";
+    /** Test data file for the file formats (CSV). */
+    private String testFile = "";
+    /** Classes in the data; 0: the largest label in the training file + 1. */
+    @Min(0)
+    private int numClasses = 0;
+    /** If set, rank 0 writes the trained model there at the end of the job (model.sd + model.json). */
+    private String exportDir = "";
     /** Passes over the training set. */
     @Min(1)
     private int epochs = 4;
@@ -164,7 +180,9 @@ public class WorkerProperties {
         /** MNIST IDX files under {@code data-path}. */
         MNIST,
         /** A seeded synthetic classification set (fast tests). */
-        SYNTHETIC
+        SYNTHETIC,
+        /** CSV files {@code train-file} and {@code test-file}: one example per row, see {@code ps.worker.csv.*}. */
+        CSV
     }
 
     public String getDataPath() {
@@ -175,12 +193,52 @@ public class WorkerProperties {
         this.dataPath = dataPath;
     }
 
-    public ModelType getModel() {
+    public String getModel() {
         return model;
     }
 
-    public void setModel(ModelType model) {
+    public void setModel(String model) {
         this.model = model;
+    }
+
+    public GraphProperties getGraph() {
+        return graph;
+    }
+
+    public CsvProperties getCsv() {
+        return csv;
+    }
+
+    public String getTrainFile() {
+        return trainFile;
+    }
+
+    public void setTrainFile(String trainFile) {
+        this.trainFile = trainFile;
+    }
+
+    public String getTestFile() {
+        return testFile;
+    }
+
+    public void setTestFile(String testFile) {
+        this.testFile = testFile;
+    }
+
+    public int getNumClasses() {
+        return numClasses;
+    }
+
+    public void setNumClasses(int numClasses) {
+        this.numClasses = numClasses;
+    }
+
+    public String getExportDir() {
+        return exportDir;
+    }
+
+    public void setExportDir(String exportDir) {
+        this.exportDir = exportDir;
     }
 
     public int getEpochs() {

@@ -2,8 +2,8 @@ package io.jvmps.worker.model;
 
 import java.util.function.BiFunction;
 
-/** The models a worker can train, chosen by configuration ({@code ps.worker.model}). */
-public enum ModelType {
+/** The built-in models, chosen by configuration ({@code ps.worker.model=LENET5} or {@code SOFTMAX}). */
+public enum ModelType implements ModelProvider {
     /** {@link LeNet5}: MNIST only (784 inputs, 10 classes). */
     LENET5(LeNet5::create),
     /** {@link SoftmaxRegression}: any input size and class count. */
@@ -23,6 +23,7 @@ public enum ModelType {
      * @throws io.jvmps.common.protocol.PsException INVALID_ARGUMENT naming an unknown parameter and the
      *                                              model's parameter names
      */
+    @Override
     public Placement check(Placement placement) {
         return placement.check(name(), create(LeNet5.INPUTS, LeNet5.CLASSES).params());
     }
@@ -33,6 +34,7 @@ public enum ModelType {
      * @return a new model with parameters from {@code initialParams(0)}
      * @throws io.jvmps.common.protocol.PsException INVALID_ARGUMENT if this model cannot take these sizes
      */
+    @Override
     public TrainableModel create(int inputSize, int numClasses) {
         return factory.apply(inputSize, numClasses);
     }

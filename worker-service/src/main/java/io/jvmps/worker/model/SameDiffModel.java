@@ -11,6 +11,11 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -19,9 +24,11 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Base of the SameDiff models: a graph with float32 placeholders {@value #INPUT} {@code [n, d]} and
- * {@value #LABEL} {@code [n, k]}, one variable per parameter, class probabilities
- * {@value #PROBABILITIES} and the mean softmax cross-entropy {@value #LOSS}. Gradients come from
+ * Base of the SameDiff models: a graph with a float32 feature placeholder {@code [n, d]}, a one-hot
+ * label placeholder {@code [n, k]}, one float32 variable per parameter, class scores and a scalar
+ * loss, named by {@link GraphNames}. The built-in models build their graph
+ * ({@value #INPUT}, {@value #LABEL}, {@value #PROBABILITIES}, the mean softmax cross-entropy
+ * {@value #LOSS}); {@link FileModel} loads one from a file. Gradients come from
  * {@code calculateGradientsAndOutputs} (fresh, batch-averaged arrays), never from {@code sd.fit}.
  * Methods are synchronized: one SameDiff graph serves one call at a time.
  */
@@ -38,9 +45,10 @@ public abstract class SameDiffModel implements TrainableModel {
     private final String modelName;
     private final int inputSize;
     private final int numClasses;
-    private final Map<String, ParamDef> defs = new LinkedHashMap<>();
+    private final Map<String, ParamDef> defs;
     private final List<ParamSpec> specs;
     private final List<String> names;
+    private final GraphNames graph;
     private final SameDiff sd;
     private volatile Placement placement = Placement.allOnPs();
 
@@ -55,29 +63,71 @@ public abstract class SameDiffModel implements TrainableModel {
      */
     protected SameDiffModel(String modelName, int inputSize, int numClasses, List<ParamDef> params,
                             GraphDefinition graph) {
+        this(modelName, build(modelName, inputSize, numClasses, params, graph), GraphNames.DEFAULT,
+                params.stream().map(ParamDef::spec).toList(), inputSize, numClasses, params);
+    }
+
+    /**
+     * Wraps a graph that is already built (its loss variable set and gradient function created).
+     *
+     * @param modelName  name used in error messages
+     * @param sd         the graph; this model owns it from now on
+     * @param graph      the names of its input, label, loss and prediction variables
+     * @param specs      its trainable float32 variables, in their fixed order
+     * @param inputSize  features per example
+     * @param numClasses number of classes
+     */
+    protected SameDiffModel(String modelName, SameDiff sd, GraphNames graph, List<ParamSpec> specs, int inputSize,
+                            int numClasses) {
+        this(modelName, sd, graph, specs, inputSize, numClasses, List.of());
+    }
+
+    private SameDiffModel(String modelName, SameDiff sd, GraphNames graph, List<ParamSpec> specs, int inputSize,
+                          int numClasses, List<ParamDef> params) {
         this.modelName = modelName;
         this.inputSize = inputSize;
         this.numClasses = numClasses;
+        this.sd = sd;
+        this.graph = graph;
+        this.specs = List.copyOf(specs);
+        this.names = specs.stream().map(ParamSpec::name).toList();
+        Map<String, ParamDef> byName = new LinkedHashMap<>();
+        params.forEach(def -> byName.put(def.name(), def));
+        this.defs = byName;
+    }
+
+    private static SameDiff build(String modelName, int inputSize, int numClasses, List<ParamDef> params,
+                                  GraphDefinition graph) {
+        Map<String, ParamDef> unique = new LinkedHashMap<>();
         for (ParamDef def : params) {
-            if (defs.putIfAbsent(def.name(), def) != null) {
+            if (unique.putIfAbsent(def.name(), def) != null) {
                 throw new IllegalArgumentException(modelName + " declares parameter " + def.name() + " twice");
             }
         }
-        this.specs = params.stream().map(ParamDef::spec).toList();
-        this.names = params.stream().map(ParamDef::name).toList();
-        this.sd = SameDiff.create();
+        SameDiff sd = SameDiff.create();
         SDVariable input = sd.placeHolder(INPUT, DataType.FLOAT, -1, inputSize);
         SDVariable label = sd.placeHolder(LABEL, DataType.FLOAT, -1, numClasses);
-        Map<String, INDArray> initial = initialParams(0L);
+        Map<String, INDArray> initial = sample(params, 0L);
         Map<String, SDVariable> vars = new LinkedHashMap<>();
-        for (String name : names) {
-            vars.put(name, sd.var(name, initial.get(name)));
+        for (ParamDef def : params) {
+            vars.put(def.name(), sd.var(def.name(), initial.get(def.name())));
         }
         SDVariable logits = graph.logits(sd, input, Map.copyOf(vars));
         sd.nn().softmax(PROBABILITIES, logits, 1);
         sd.loss().softmaxCrossEntropy(LOSS, label, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, 0.0);
         sd.setLossVariables(LOSS);
         sd.createGradFunction();
+        return sd;
+    }
+
+    private static Map<String, INDArray> sample(List<ParamDef> params, long seed) {
+        Random random = new Random(seed);
+        Map<String, INDArray> out = new LinkedHashMap<>();
+        for (ParamDef def : params) {
+            float[] values = def.init().sample(random, (int) def.spec().elements(), def.fanIn(), def.fanOut());
+            out.put(def.name(), Nd4j.create(values, def.spec().shape(), DataType.FLOAT));
+        }
+        return out;
     }
 
     @Override
@@ -95,15 +145,43 @@ public abstract class SameDiffModel implements TrainableModel {
         return placement;
     }
 
+    /** Samples the built-in model's parameter definitions; a model from a file overrides this. */
     @Override
     public Map<String, INDArray> initialParams(long seed) {
-        Random random = new Random(seed);
-        Map<String, INDArray> out = new LinkedHashMap<>();
-        for (ParamDef def : defs.values()) {
-            float[] values = def.init().sample(random, (int) def.spec().elements(), def.fanIn(), def.fanOut());
-            out.put(def.name(), Nd4j.create(values, def.spec().shape(), DataType.FLOAT));
+        return sample(List.copyOf(defs.values()), seed);
+    }
+
+    /** @return the names of the graph's input, label, loss and prediction variables */
+    public GraphNames graphNames() {
+        return graph;
+    }
+
+    /**
+     * Writes the graph with the parameters' current values as a SameDiff model file (SameDiff's own
+     * format, without optimizer state), which {@code SameDiff.load(file, false)} reads back in any
+     * program. The file appears whole or not at all: it is written beside and then moved into place.
+     *
+     * @param file where to write; its folder must exist
+     * @throws UncheckedIOException when the file cannot be written
+     */
+    @Override
+    public synchronized void save(Path file) {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            sd.save(tmp.toFile(), false);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the model to " + file, e);
+        } catch (RuntimeException e) {
+            throw new UncheckedIOException("cannot write the model to " + file + ": " + e.getMessage(),
+                    new IOException(e));
+        } finally {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the move failed too; its error is the one reported
+            }
         }
-        return out;
     }
 
     @Override
@@ -127,7 +205,7 @@ public abstract class SameDiffModel implements TrainableModel {
     public synchronized StepResult gradients(INDArray features, INDArray labels) {
         Map<String, INDArray> placeholders = placeholders(features, labels);
         FreshSessionArrays.apply(sd);
-        OutAndGrad result = sd.calculateGradientsAndOutputs(placeholders, List.of(LOSS), names);
+        OutAndGrad result = sd.calculateGradientsAndOutputs(placeholders, List.of(graph.loss()), names);
         Map<String, INDArray> gradients = new LinkedHashMap<>();
         for (String name : names) {
             INDArray g = result.getGradients().get(name);
@@ -136,7 +214,7 @@ public abstract class SameDiffModel implements TrainableModel {
             }
             gradients.put(name, g);
         }
-        return new StepResult(result.getOutputs().get(LOSS).getDouble(0), gradients);
+        return new StepResult(result.getOutputs().get(graph.loss()).meanNumber().doubleValue(), gradients);
     }
 
     /**
@@ -144,14 +222,14 @@ public abstract class SameDiffModel implements TrainableModel {
      */
     public synchronized double loss(INDArray features, INDArray labels) {
         FreshSessionArrays.apply(sd);
-        return sd.output(placeholders(features, labels), LOSS).get(LOSS).getDouble(0);
+        return sd.output(placeholders(features, labels), graph.loss()).get(graph.loss()).meanNumber().doubleValue();
     }
 
     @Override
     public synchronized INDArray predict(INDArray features) {
         checkFeatures(features);
         FreshSessionArrays.apply(sd);
-        return sd.output(Map.of(INPUT, asFloat(features)), PROBABILITIES).get(PROBABILITIES);
+        return sd.output(Map.of(graph.input(), asFloat(features)), graph.prediction()).get(graph.prediction());
     }
 
     @Override
@@ -175,7 +253,7 @@ public abstract class SameDiffModel implements TrainableModel {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, modelName + " needs labels [" + features.size(0)
                     + ", " + numClasses + "], got " + Arrays.toString(labels.shape()));
         }
-        return Map.of(INPUT, asFloat(features), LABEL, asFloat(labels));
+        return Map.of(graph.input(), asFloat(features), graph.label(), asFloat(labels));
     }
 
     private void checkFeatures(INDArray features) {
@@ -190,11 +268,11 @@ public abstract class SameDiffModel implements TrainableModel {
     }
 
     private ParamSpec spec(String name) {
-        ParamDef def = defs.get(name);
-        if (def == null) {
+        int index = names.indexOf(name);
+        if (index < 0) {
             throw new PsException(ErrorCode.UNKNOWN_KEY, modelName + " has no parameter '" + name
-                    + "'; its parameters are " + new ArrayList<>(defs.keySet()));
+                    + "'; its parameters are " + new ArrayList<>(names));
         }
-        return def.spec();
+        return specs.get(index);
     }
 }

@@ -52,6 +52,15 @@ public interface TrainableModel {
      */
     INDArray predict(INDArray features);
 
+    /**
+     * Writes the model with its current parameter values as a SameDiff model file that
+     * {@code SameDiff.load(file, false)} reads in a program that knows nothing of jvm-ps.
+     *
+     * @param file where to write; its folder must exist; replaced whole or not at all
+     * @throws java.io.UncheckedIOException when it cannot be written
+     */
+    void save(java.nio.file.Path file);
+
     /** @return number of input features per example */
     int inputSize();
 

@@ -23,7 +23,7 @@ public final class PlacementSettings {
      * @throws PsException INVALID_ARGUMENT naming the property: HYBRID without local parameters, local
      *                     parameters with ALL_PS, or a name the model does not have
      */
-    public static Placement resolve(WorkerProperties props) {
+    public static Placement resolve(WorkerProperties props, io.jvmps.worker.model.ModelProvider models) {
         PlacementMode mode = props.getPlacement();
         List<String> local = props.getLocalParams().stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
         if (mode == PlacementMode.HYBRID && local.isEmpty()) {
@@ -36,7 +36,7 @@ public final class PlacementSettings {
                     + Arrays.toString(PlacementMode.values()));
         }
         try {
-            return mode == PlacementMode.ALL_PS ? Placement.allOnPs() : props.getModel().check(mode.placement(local));
+            return mode == PlacementMode.ALL_PS ? Placement.allOnPs() : models.check(mode.placement(local));
         } catch (PsException e) {
             throw new PsException(e.code(), "ps.worker.local-params: " + e.detail());
         }

@@ -1,6 +1,7 @@
 package io.jvmps.worker.train;
 
 import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.data.CsvReader;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.data.MnistDataset;
 import io.jvmps.worker.data.MnistSplit;
@@ -32,6 +33,12 @@ public class DataLoader {
                 MnistDataset.requirePresent(dir);
                 yield new Loaded(MnistDataset.load(dir, MnistSplit.TRAIN, props.getTrainLimit()),
                         MnistDataset.load(dir, MnistSplit.TEST, props.getTestLimit()));
+            }
+            case CSV -> {
+                LabeledData train = CsvReader.read(Path.of(props.getTrainFile()), props.getCsv().format(),
+                        props.getNumClasses());
+                yield new Loaded(train, CsvReader.read(Path.of(props.getTestFile()), props.getCsv().format(),
+                        train.numClasses()));
             }
             case SYNTHETIC -> {
                 int n = props.getTrainLimit() > 0 ? props.getTrainLimit() : SYNTHETIC_TRAIN;

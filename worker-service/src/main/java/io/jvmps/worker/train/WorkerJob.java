@@ -50,6 +50,7 @@ public class WorkerJob {
     private final LocalSyncFactory localSync;
     private final TrainingMeters meters;
     private final io.jvmps.worker.client.TcpClients tcp;
+    private final io.jvmps.worker.model.ModelProvider models;
 
     /**
      * @param placement   which parameters the servers manage (the rest are worker-local)
@@ -59,8 +60,9 @@ public class WorkerJob {
     public WorkerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
                      TrainingState state, DataLoader dataLoader, Clock clock, Placement placement,
                      WorkerRSocketPort rsocketPort, LocalSyncFactory localSync, TrainingMeters meters,
-                     io.jvmps.worker.client.TcpClients tcp) {
+                     io.jvmps.worker.client.TcpClients tcp, io.jvmps.worker.model.ModelProvider models) {
         this.tcp = tcp;
+        this.models = models;
         this.meters = meters;
         this.props = props;
         this.session = session;
@@ -87,7 +89,7 @@ public class WorkerJob {
             // fails here, before any wait)
             boolean ctr = props.getJob() == WorkerProperties.JobKind.CTR;
             DataLoader.Loaded data = ctr ? null : dataLoader.load(props);
-            TrainableModel model = ctr ? null : props.getModel().create(data.train().featureSize(),
+            TrainableModel model = ctr ? null : models.create(data.train().featureSize(),
                     data.train().numClasses());
             state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.WAITING_FOR_SERVERS, reg.rank(),
                     reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
@@ -109,7 +111,7 @@ public class WorkerJob {
                 model.place(placement);
                 ShardMap shardMap = ShardMap.compute(model.psParams(), connections.size());
                 log.info("Worker rank {} of {}: {} training samples, {} test samples, model {} with {} parameters in {}",
-                        reg.rank(), workers, data.train().size(), data.test().size(), props.getModel(),
+                        reg.rank(), workers, data.train().size(), data.test().size(), models.name(),
                         model.params().stream().mapToLong(p -> p.elements()).sum(), shardMap);
                 ServerDescription semantics = semantics(connections, workers);
                 requireShardable(semantics, reg.rank(), workers);
@@ -172,6 +174,7 @@ public class WorkerJob {
                 state.phase(TrainingState.Phase.EVALUATING);
                 evaluate(model, data.test(), reg, workers, summary);
                 exporter.export(reg.rank(), model, pushed);
+                exportModel(model, data.test(), semantics, reg.rank(), workers, connections.size(), summary);
             }
             state.phase(TrainingState.Phase.FINISHED);
             return 0;
@@ -307,6 +310,25 @@ public class WorkerJob {
                     return failed;
                 });
         return connected.get();
+    }
+
+    /**
+     * Rank 0 writes the trained model to {@code ps.worker.export-dir} (when set): every worker holds the
+     * servers' final values after its last pull, and in SYNC they are the same on every worker.
+     */
+    private void exportModel(TrainableModel model, LabeledData test, ServerDescription semantics, int rank,
+                             int workers, int servers, TrainingSummary summary) {
+        if (rank != 0 || props.getExportDir().isBlank()) {
+            return;
+        }
+        boolean csv = props.getData() == WorkerProperties.DataSource.CSV;
+        io.jvmps.worker.export.ExportManifest manifest = new io.jvmps.worker.export.ExportManifest(null, null,
+                props.getModel(), props.getGraph().names(), 0, 0, props.getData().name(),
+                csv ? props.getCsv().getLabel() : null, csv ? props.getCsv().isHeader() : null,
+                csv ? props.getCsv().getDelimiter() : null, semantics.mode().name(), workers, servers,
+                summary.steps(), 0, 0, Double.NaN, null);
+        new io.jvmps.worker.export.ModelExporter(java.nio.file.Path.of(props.getExportDir()), clock)
+                .export(model, test, props.getEvalBatchSize(), manifest);
     }
 
     private void evaluate(TrainableModel model, LabeledData test, RegisterResponse reg, int workers,

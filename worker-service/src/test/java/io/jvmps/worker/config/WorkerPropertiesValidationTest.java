@@ -15,6 +15,12 @@ class WorkerPropertiesValidationTest {
     @Configuration(proxyBeanMethods = false)
     @EnableConfigurationProperties({WorkerProperties.class, ClusterProperties.class})
     static class Props {
+        @org.springframework.context.annotation.Bean
+        io.jvmps.worker.model.ModelProvider modelProvider(WorkerProperties props) {
+            return io.jvmps.worker.model.ModelProviders.resolve(props.getModel(), props.getGraph().names(),
+                    Props.class.getClassLoader());
+        }
+
     }
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -58,7 +64,8 @@ class WorkerPropertiesValidationTest {
             assertThat(context).getFailure().hasStackTraceContaining("ps.worker.model")
                     .hasStackTraceContaining("RESNET");
             assertThat(io.jvmps.common.startup.StartupFailureReporter.describe(context.getStartupFailure()))
-                    .isEqualTo("ps.worker.model=RESNET is not valid; accepted values: LENET5, SOFTMAX");
+                    .startsWith("[INVALID_ARGUMENT] ps.worker.model='RESNET' is neither a built-in model [LENET5, SOFTMAX], a "
+                            + "ModelProvider on the class path [], nor a model file (no file at ");
         });
     }
 

@@ -21,7 +21,8 @@ class PlacementSettingsTest {
     static class Props {
         @Bean
         Placement placement(WorkerProperties props) {
-            return PlacementSettings.resolve(props);
+            return PlacementSettings.resolve(props, io.jvmps.worker.model.ModelProviders.resolve(props.getModel(),
+                    props.getGraph().names(), Props.class.getClassLoader()));
         }
     }
 

@@ -1,0 +1,53 @@
+package io.jvmps.worker.data;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+
+/**
+ * How a CSV file of examples is laid out: which column is the label, whether the first line names
+ * the columns, and the separator. Every other column is a feature. Immutable.
+ *
+ * @param label     the label column: a 0-based index, or a column name from the header
+ * @param header    whether the first line holds column names
+ * @param delimiter the column separator
+ */
+public record CsvFormat(String label, boolean header, char delimiter) {
+
+    /**
+     * @return the format
+     * @throws PsException INVALID_ARGUMENT naming {@code ps.worker.csv.*} for a delimiter that is not one
+     *                     character, or a label given by name without a header
+     */
+    public static CsvFormat of(String label, boolean header, String delimiter) {
+        if (delimiter == null || delimiter.length() != 1) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.csv.delimiter must be one character, got '"
+                    + delimiter + "'");
+        }
+        String trimmed = label == null ? "" : label.trim();
+        if (trimmed.isEmpty()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.csv.label must name the label column (an "
+                    + "index from 0 or a header name)");
+        }
+        if (labelIndex(trimmed) < 0 && !header) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.csv.label='" + trimmed + "' is a column name, "
+                    + "but ps.worker.csv.header=false: give the label column's index (0 is the first column)");
+        }
+        return new CsvFormat(trimmed, header, delimiter.charAt(0));
+    }
+
+    /** @return the label column's index if {@link #label} is a number, else -1 (it is a header name) */
+    int labelIndex() {
+        return labelIndex(label);
+    }
+
+    private static int labelIndex(String label) {
+        if (!label.chars().allMatch(Character::isDigit)) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(label);
+        } catch (NumberFormatException e) {
+            return Integer.MAX_VALUE;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.jvmps.worker.model;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/**
+ * Resolves {@code ps.worker.model} to a {@link ModelProvider}, in this order: a built-in model
+ * ({@link ModelType}, ignoring case), a provider found by {@link ServiceLoader} on the class path
+ * whose name matches, then a path to a SameDiff model file ({@link FileModel}, loaded once here so
+ * that a bad file stops start-up). Stateless.
+ */
+public final class ModelProviders {
+    private ModelProviders() {
+    }
+
+    /**
+     * @param model  the value of {@code ps.worker.model}
+     * @param names  the graph's variable names, for a model file ({@code ps.worker.graph.*})
+     * @param loader where to look for {@link ModelProvider} implementations
+     * @return the provider
+     * @throws PsException INVALID_ARGUMENT when the value names nothing (the message lists the built-in and
+     *                     discovered names), or the model file is refused ({@link FileModel#load})
+     */
+    public static ModelProvider resolve(String model, GraphNames names, ClassLoader loader) {
+        String wanted = model == null ? "" : model.trim();
+        for (ModelType type : ModelType.values()) {
+            if (type.name().equalsIgnoreCase(wanted)) {
+                return type;
+            }
+        }
+        List<String> discovered = new ArrayList<>();
+        for (ModelProvider provider : ServiceLoader.load(ModelProvider.class, loader)) {
+            if (provider.name().equalsIgnoreCase(wanted)) {
+                return provider;
+            }
+            discovered.add(provider.name());
+        }
+        Path file = Path.of(wanted.isEmpty() ? "." : wanted);
+        if (wanted.isEmpty() || !Files.isRegularFile(file)) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.model='" + wanted + "' is neither a built-in "
+                    + "model " + Arrays.toString(ModelType.values()) + ", a ModelProvider on the class path "
+                    + discovered + ", nor a model file (no file at " + file.toAbsolutePath() + ")");
+        }
+        return new FileModelProvider(file, names, FileModel.load(file, names));
+    }
+
+    /** A model file: the one loaded at start-up serves the first {@link #create}, later calls load it again. */
+    private static final class FileModelProvider implements ModelProvider {
+        private final Path file;
+        private final GraphNames names;
+        private FileModel first;
+
+        FileModelProvider(Path file, GraphNames names, FileModel first) {
+            this.file = file;
+            this.names = names;
+            this.first = first;
+        }
+
+        @Override
+        public String name() {
+            return file.toString();
+        }
+
+        @Override
+        public synchronized TrainableModel create(int inputSize, int numClasses) {
+            FileModel model = first != null ? first : FileModel.load(file, names);
+            first = null;
+            model.requireSizes(inputSize, numClasses);
+            return model;
+        }
+
+        @Override
+        public synchronized Placement check(Placement placement) {
+            List<io.jvmps.common.sharding.ParamSpec> params = first != null ? first.params()
+                    : FileModel.load(file, names).params();
+            return placement.check("model file " + file.getFileName(), params);
+        }
+    }
+}

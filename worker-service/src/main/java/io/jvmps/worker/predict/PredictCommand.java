@@ -1,0 +1,197 @@
+package io.jvmps.worker.predict;
+
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.worker.data.CsvFormat;
+import io.jvmps.worker.data.CsvReader;
+import io.jvmps.worker.data.LabeledData;
+import io.jvmps.worker.data.MnistDataset;
+import io.jvmps.worker.data.MnistSplit;
+import io.jvmps.worker.export.ExportManifest;
+import io.jvmps.worker.export.ModelExporter;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code predict}: loads an exported model with SameDiff's own {@code SameDiff.load} (nothing of
+ * jvm-ps's model classes), classifies a data set with it, prints the accuracy and optionally writes
+ * one prediction per example. The graph's variable names, the classes and the data format default to
+ * what the export's {@code model.json} says. Arguments are {@code --name=value}; see {@link #USAGE}.
+ * Stateless; one run per call.
+ */
+public final class PredictCommand {
+    /** The command's name, the first argument of the worker's jar. */
+    public static final String NAME = "predict";
+    static final String USAGE = """
+            usage: java -jar worker-service-<version>-exec.jar predict --model=PATH [options]
+              --model=PATH           an export folder (model.sd + model.json) or a SameDiff model file
+              --data=MNIST|CSV       the data format (default: the export's)
+              --data-path=DIR        MNIST: the folder of the IDX files (default data/mnist); the test split is read
+              --data-file=FILE       CSV: the file to classify
+              --csv.label=COLUMN     CSV: label column, an index from 0 or a header name (default: the export's, else 0)
+              --csv.header=BOOL      CSV: whether the first line names the columns (default: the export's, else true)
+              --csv.delimiter=C      CSV: the separator (default: the export's, else ,)
+              --input=NAME           the feature placeholder (default: the export's, else input)
+              --prediction=NAME      the class scores (default: the export's, else probabilities)
+              --batch-size=N         examples per forward pass (default 500)
+              --output=FILE          also write one line per example: index,predicted,label
+            """;
+    private static final Set<String> OPTIONS = Set.of("model", "data", "data-path", "data-file", "csv.label",
+            "csv.header", "csv.delimiter", "input", "prediction", "batch-size", "output");
+
+    private PredictCommand() {
+    }
+
+    /**
+     * @param args {@code --name=value} options
+     * @param out  where the result goes
+     * @param err  where errors and the usage go
+     * @return the exit code: 0 done, 2 bad arguments or input
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        try {
+            Map<String, String> options = parse(args);
+            if (options.containsKey("help")) {
+                out.print(USAGE);
+                return 0;
+            }
+            Prediction result = predict(options);
+            out.printf(Locale.ROOT, "model: %s%n", result.modelFile().toAbsolutePath());
+            out.printf(Locale.ROOT, "accuracy: %.4f (%d/%d)%n", result.accuracy(), result.correct(), result.examples());
+            return 0;
+        } catch (IllegalArgumentException | PsException | UncheckedIOException e) {
+            err.println("predict: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    /**
+     * @param modelFile the model that classified
+     * @param correct   examples whose label is the arg-max of the prediction
+     * @param examples  examples classified
+     */
+    record Prediction(Path modelFile, long correct, long examples) {
+        double accuracy() {
+            return examples == 0 ? Double.NaN : (double) correct / examples;
+        }
+    }
+
+    static Prediction predict(Map<String, String> options) {
+        Path model = Path.of(require(options, "model"));
+        Path modelFile = Files.isDirectory(model) ? model.resolve(ExportManifest.MODEL_FILE) : model;
+        Path folder = modelFile.toAbsolutePath().getParent();
+        ExportManifest manifest = Files.isRegularFile(folder.resolve(ExportManifest.MANIFEST_FILE))
+                ? ModelExporter.readManifest(folder) : null;
+        if (!Files.isRegularFile(modelFile)) {
+            throw new IllegalArgumentException("no model file at " + modelFile.toAbsolutePath());
+        }
+        SameDiff sd;
+        try {
+            sd = SameDiff.load(modelFile.toFile(), false);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(modelFile + " is not a SameDiff model file (" + e.getMessage() + ")");
+        }
+        String input = option(options, "input", manifest == null ? null : manifest.graph().input(), "input");
+        String prediction = option(options, "prediction", manifest == null ? null : manifest.graph().prediction(),
+                "probabilities");
+        for (String name : new String[]{input, prediction}) {
+            if (!sd.hasVariable(name)) {
+                throw new IllegalArgumentException(modelFile + " has no variable '" + name + "'; its variables: "
+                        + sd.variables().stream().map(v -> v.name()).toList());
+            }
+        }
+        LabeledData data = data(options, manifest);
+        int batchSize = Integer.parseInt(option(options, "batch-size", null, "500"));
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("--batch-size must be >= 1, got " + batchSize);
+        }
+        String output = options.get("output");
+        long correct = 0;
+        try (Writer writer = output == null ? Writer.nullWriter() : Files.newBufferedWriter(Path.of(output))) {
+            writer.write("index,predicted,label\n");
+            for (int from = 0; from < data.size(); from += batchSize) {
+                LabeledData batch = data.rows(from, Math.min(data.size(), from + batchSize));
+                io.jvmps.worker.model.FreshSessionArrays.apply(sd);
+                INDArray scores = sd.output(Map.of(input, batch.features()), prediction).get(prediction);
+                long[] predicted = scores.argMax(1).castTo(DataType.INT64).toLongVector();
+                long[] truth = batch.labels().argMax(1).castTo(DataType.INT64).toLongVector();
+                for (int i = 0; i < predicted.length; i++) {
+                    correct += predicted[i] == truth[i] ? 1 : 0;
+                    writer.write((from + i) + "," + predicted[i] + "," + truth[i] + "\n");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + output, e);
+        }
+        return new Prediction(modelFile, correct, data.size());
+    }
+
+    private static LabeledData data(Map<String, String> options, ExportManifest manifest) {
+        String format = option(options, "data", manifest == null ? null : manifest.data(), null);
+        if (format == null) {
+            throw new IllegalArgumentException("--data is missing (MNIST or CSV) and the model has no model.json");
+        }
+        switch (format.toUpperCase(Locale.ROOT)) {
+            case "MNIST" -> {
+                Path dir = Path.of(option(options, "data-path", null, "data/mnist"));
+                MnistDataset.requirePresent(dir);
+                return MnistDataset.load(dir, MnistSplit.TEST, 0);
+            }
+            case "CSV" -> {
+                CsvFormat csv = CsvFormat.of(
+                        option(options, "csv.label", manifest == null ? null : manifest.csvLabel(), "0"),
+                        Boolean.parseBoolean(option(options, "csv.header",
+                                manifest == null || manifest.csvHeader() == null ? null
+                                        : manifest.csvHeader().toString(), "true")),
+                        option(options, "csv.delimiter", manifest == null ? null : manifest.csvDelimiter(), ","));
+                int classes = manifest == null ? 0 : manifest.numClasses();
+                return CsvReader.read(Path.of(require(options, "data-file")), csv, classes);
+            }
+            default -> throw new IllegalArgumentException("--data=" + format + " is not one of MNIST, CSV");
+        }
+    }
+
+    private static Map<String, String> parse(String[] args) {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (String arg : args) {
+            if (arg.equals("--help") || arg.equals("-h")) {
+                options.put("help", "");
+                continue;
+            }
+            int eq = arg.indexOf('=');
+            if (!arg.startsWith("--") || eq < 0) {
+                throw new IllegalArgumentException("expected --name=value, got '" + arg + "'\n" + USAGE);
+            }
+            String name = arg.substring(2, eq);
+            if (!OPTIONS.contains(name)) {
+                throw new IllegalArgumentException("unknown option --" + name + "\n" + USAGE);
+            }
+            options.put(name, arg.substring(eq + 1));
+        }
+        return options;
+    }
+
+    private static String require(Map<String, String> options, String name) {
+        String value = options.get(name);
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("--" + name + " is missing\n" + USAGE);
+        }
+        return value;
+    }
+
+    private static String option(Map<String, String> options, String name, String fromManifest, String fallback) {
+        String value = options.get(name);
+        return value != null ? value : fromManifest != null ? fromManifest : fallback;
+    }
+}

@@ -1,0 +1,71 @@
+package io.jvmps.worker.data;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CsvReaderTest {
+    @TempDir
+    Path dir;
+
+    private Path csv(String text) throws Exception {
+        return Files.writeString(dir.resolve("data.csv"), text);
+    }
+
+    @Test
+    void readsALabelColumnByNameAnywhereInTheRow() throws Exception {
+        Path file = csv("a,\"kind\",b\n1.5,2,-3\n\n4,0,5e-1\n");
+        LabeledData data = CsvReader.read(file, CsvFormat.of("kind", true, ","), 0);
+        assertThat(data.features().toFloatMatrix()).isEqualTo(new float[][]{{1.5f, -3f}, {4f, 0.5f}});
+        assertThat(data.labels().toFloatMatrix()).isEqualTo(new float[][]{{0, 0, 1}, {1, 0, 0}});
+    }
+
+    @Test
+    void readsAHeaderlessFileWithTheLabelByIndexAndAGivenClassCount() throws Exception {
+        Path file = csv("0.25;1\n0.75;0.0\n");
+        LabeledData data = CsvReader.read(file, CsvFormat.of("1", false, ";"), 4);
+        assertThat(data.features().toFloatMatrix()).isEqualTo(new float[][]{{0.25f}, {0.75f}});
+        assertThat(data.labels().toFloatMatrix()).isEqualTo(new float[][]{{0, 1, 0, 0}, {1, 0, 0, 0}});
+    }
+
+    @Test
+    void aBadRowNamesTheFileTheLineAndWhatIsWrong() throws Exception {
+        CsvFormat format = CsvFormat.of("0", true, ",");
+        String header = "label,x,y\n";
+        expectBad(csv(header + "1,2,3\n0,2\n"), format, 0, "line 3: expected 3 columns, found 2");
+        expectBad(csv(header + "1,2,3\n0,abc,3\n"), format, 0, "line 3: column 1 'abc' is not a number");
+        expectBad(csv(header + "1,NaN,3\n"), format, 0, "line 2: column 1 'NaN' is not a finite number");
+        expectBad(csv(header + "1,Infinity,3\n"), format, 0, "line 2: column 1 'Infinity' is not a finite number");
+        expectBad(csv(header + "1.5,2,3\n"), format, 0, "line 2: label '1.5' is not a class number");
+        expectBad(csv(header + "-1,2,3\n"), format, 0, "line 2: label '-1' is not a class number");
+        expectBad(csv(header + "cat,2,3\n"), format, 0, "line 2: label 'cat' is not a number");
+        expectBad(csv(header + "1,2,3\n7,2,3\n"), format, 5, "line 3: label 7 is outside the 5 classes [0, 5)");
+        expectBad(csv(header), format, 0, "has no data rows");
+        expectBad(csv(header + "0,1,1\n0,2,2\n"), format, 0, "a classifier needs at least 2 classes");
+        expectBad(csv(header + "1,2,3\n"), CsvFormat.of("target", true, ","), 0,
+                "line 1: no column named 'target' (ps.worker.csv.label) in the header [label, x, y]");
+        expectBad(csv("1,2\n"), CsvFormat.of("5", false, ","), 0, "line 1: ps.worker.csv.label=5 but the line has only 2");
+        expectBad(dir.resolve("missing.csv"), format, 0, "no CSV file at");
+    }
+
+    @Test
+    void aFormatThatCannotWorkIsRefusedUpFront() {
+        assertThatThrownBy(() -> CsvFormat.of("label", false, ","))
+                .isInstanceOf(PsException.class).hasMessageContaining("ps.worker.csv.header=false");
+        assertThatThrownBy(() -> CsvFormat.of("0", true, "::"))
+                .isInstanceOf(PsException.class).hasMessageContaining("ps.worker.csv.delimiter must be one character");
+    }
+
+    private static void expectBad(Path file, CsvFormat format, int classes, String message) {
+        assertThatThrownBy(() -> CsvReader.read(file, format, classes))
+                .isInstanceOfSatisfying(PsException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                .hasMessageContaining(file.getFileName().toString()).hasMessageContaining(message);
+    }
+}

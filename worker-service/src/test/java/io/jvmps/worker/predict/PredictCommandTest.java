@@ -1,0 +1,106 @@
+package io.jvmps.worker.predict;
+
+import io.jvmps.worker.data.CsvFormat;
+import io.jvmps.worker.data.CsvReader;
+import io.jvmps.worker.data.LabeledData;
+import io.jvmps.worker.export.ExportManifest;
+import io.jvmps.worker.export.ModelExporter;
+import io.jvmps.worker.model.GraphNames;
+import io.jvmps.worker.model.SoftmaxRegression;
+import io.jvmps.worker.model.StepResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** An exported model, read back by {@code predict} with SameDiff alone. */
+class PredictCommandTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @Test
+    void predictsTheAccuracyTheExportMeasuredAndWritesOneLinePerExample() throws Exception {
+        Path train = blobs(dir.resolve("train.csv"), 300, 1);
+        Path test = blobs(dir.resolve("test.csv"), 120, 2);
+        CsvFormat format = CsvFormat.of("label", true, ",");
+        LabeledData trainData = CsvReader.read(train, format, 0);
+        SoftmaxRegression model = new SoftmaxRegression(3, 3);
+        for (int step = 0; step < 40; step++) {
+            StepResult result = model.gradients(trainData.features(), trainData.labels());
+            result.gradients().forEach((name, g) -> model.setParam(name, model.param(name).sub(g.mul(0.5))));
+        }
+        Path export = dir.resolve("export");
+        ExportManifest written = new ModelExporter(export, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC)).export(model,
+                CsvReader.read(test, format, 3), 50, new ExportManifest(null, null, "SOFTMAX", GraphNames.DEFAULT, 0, 0,
+                        "CSV", "label", true, ",", "SYNC", 2, 2, 40, 0, 0, Double.NaN, null));
+        assertThat(written.testExamples()).isEqualTo(120);
+        assertThat(written.testAccuracy()).isGreaterThan(0.8);
+        assertThat(ModelExporter.readManifest(export)).isEqualTo(written);
+
+        Path predictions = dir.resolve("predictions.csv");
+        int code = run("--model=" + export, "--data-file=" + test, "--batch-size=50", "--output=" + predictions);
+
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains(String.format("accuracy: %.4f (%d/120)", written.testAccuracy(),
+                written.testCorrect()));
+        List<String> lines = Files.readAllLines(predictions);
+        assertThat(lines).hasSize(121).first().isEqualTo("index,predicted,label");
+        long correct = lines.stream().skip(1).map(l -> l.split(",")).filter(c -> c[1].equals(c[2])).count();
+        assertThat(correct).isEqualTo(written.testCorrect());
+    }
+
+    @Test
+    void badArgumentsAndInputGiveAMessageAndCodeTwo() throws Exception {
+        assertThat(run("--model")).isEqualTo(2);
+        assertThat(err.toString()).contains("expected --name=value").contains("usage:");
+        err.reset();
+        assertThat(run("--colour=red")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown option --colour");
+        err.reset();
+        assertThat(run("--model=" + dir.resolve("none.sd"), "--data=CSV")).isEqualTo(2);
+        assertThat(err.toString()).contains("no model file at");
+        err.reset();
+        Path model = dir.resolve("m.sd");
+        new SoftmaxRegression(3, 3).save(model);
+        assertThat(run("--model=" + model, "--data=CSV", "--data-file=" + dir.resolve("absent.csv"))).isEqualTo(2);
+        assertThat(err.toString()).contains("no CSV file at");
+        err.reset();
+        assertThat(run("--model=" + model, "--prediction=logits", "--data=CSV")).isEqualTo(2);
+        assertThat(err.toString()).contains("has no variable 'logits'").contains("probabilities");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    private int run(String... args) {
+        return PredictCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    /** Three separable clusters in 3 dimensions, label column first. */
+    private static Path blobs(Path file, int rows, long seed) throws Exception {
+        Random random = new Random(seed);
+        StringBuilder text = new StringBuilder("label,a,b,c\n");
+        for (int i = 0; i < rows; i++) {
+            int label = i % 3;
+            text.append(label);
+            for (int d = 0; d < 3; d++) {
+                text.append(',').append((d == label ? 2.0 : 0.0) + random.nextGaussian() * 0.5);
+            }
+            text.append('\n');
+        }
+        return Files.writeString(file, text);
+    }
+}
