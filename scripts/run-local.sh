@@ -19,6 +19,7 @@
 #   PS_SERVER_ARGS              arguments for every server (space-separated); when unset, Adam at 0.005
 #                               after a 200-update warm-up, with a cosine decay to 0 over the job's steps
 #   PS_TIMEOUT                  give up after this many seconds of training (default 0: never)
+# The trained model is written to run/model (model.sd + model.json) unless --ps.worker.export-dir is given.
 #   PS_WORKER_EXTRA_JAVA_OPTS   JVM options added to the workers' (default -XX:TieredStopAtLevel=1: C1 only;
 #                               set it empty for C2, e.g. for long jobs)
 #   PS_JAR_DIR, JAVA_OPTS, JAVA_HOME   see scripts/ps-launch.sh
@@ -251,6 +252,8 @@ is_count "$batch" || ps_die "PS_BATCH_SIZE must be a positive integer, got '$bat
 extra_worker_args=("--ps.worker.data-path=$data_dir")
 has_worker_arg ps.worker.epochs || extra_worker_args+=("--ps.worker.epochs=$epochs")
 has_worker_arg ps.worker.batch-size || extra_worker_args+=("--ps.worker.batch-size=$batch")
+model_dir="$PS_REPO_ROOT/run/model"
+has_worker_arg ps.worker.export-dir || extra_worker_args+=("--ps.worker.export-dir=$model_dir")
 server_args=()
 if [[ -n "${PS_SERVER_ARGS+set}" ]]; then
     read -r -a server_args <<<"$PS_SERVER_ARGS"
@@ -352,5 +355,8 @@ if [[ "$state" != "FINISHED" || "$total" -eq 0 ]]; then
     exit 1
 fi
 awk -v c="$correct" -v t="$total" 'BEGIN { printf "Final test accuracy: %.2f%% (%d/%d)\n", 100 * c / t, c, t }'
+if ! has_worker_arg ps.worker.export-dir && [[ -f "$model_dir/model.sd" ]]; then
+    echo "Trained model: $model_dir/model.sd (+ model.json); classify with: scripts/predict.sh --model=$model_dir"
+fi
 printf 'Total wall time: %dm %02ds (cluster %dm %02ds)\n' \
     $((SECONDS / 60)) $((SECONDS % 60)) $((cluster_seconds / 60)) $((cluster_seconds % 60))

@@ -106,6 +106,11 @@ final class LocalCluster implements AutoCloseable {
         return start(name, module, "-Xmx512m", Map.of(), all);
     }
 
+    /** Starts a role's jar as a command-line tool with exactly these arguments, e.g. the worker's {@code predict}. */
+    NodeProcess startTool(String name, String module, String... args) throws IOException {
+        return start(name, module, "-Xmx1g", Map.of("OMP_NUM_THREADS", "1"), List.of(args));
+    }
+
     NodeProcess startServer(int index, int servers, int workers, String... args) throws IOException {
         return start("server-" + index, "server-service", "-Xmx512m", Map.of(), withCluster(servers, workers, args));
     }

@@ -1,0 +1,91 @@
+package io.jvmps.cluster;
+
+import io.jvmps.worker.data.MnistSplit;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A user's own model and data through 2 servers and 2 workers: a SameDiff file built by code outside the
+ * product (its own variable names, preprocessing in the graph) trains on MNIST written as CSV; rank 0
+ * exports the trained model, and {@code predict} reads that file with SameDiff alone and finds the accuracy
+ * the job reported. A bad CSV row stops a worker with the file and line named.
+ */
+class OwnModelIT {
+    private static final int SERVERS = 2;
+    private static final int WORKERS = 2;
+    private static final Pattern FINISHED = Pattern.compile("Job finished: test accuracy ([0-9.]+)% \\((\\d+)/(\\d+)\\)");
+    private static final Pattern PREDICTED = Pattern.compile("accuracy: ([0-9.]+) \\((\\d+)/(\\d+)\\)");
+
+    @Test
+    void aModelFileTrainsOnCsvDataAndItsExportPredictsTheReportedAccuracy() throws Exception {
+        try (LocalCluster cluster = new LocalCluster("own-model")) {
+            Path files = cluster.freshDir("user-files");
+            Path model = UserModelFiles.pixelMlp(files.resolve("mlp.sd"), 11);
+            Path train = UserModelFiles.mnistCsv(files.resolve("train.csv"), MnistSplit.TRAIN, 6000);
+            Path test = UserModelFiles.mnistCsv(files.resolve("test.csv"), MnistSplit.TEST, 1000);
+            Path export = files.resolve("export");
+            NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
+            for (int s = 0; s < SERVERS; s++) {
+                cluster.startServer(s, SERVERS, WORKERS, "--ps.optimizer.type=SGD",
+                        "--ps.optimizer.learning-rate=0.1", "--ps.consistency.mode=SYNC");
+            }
+            NodeProcess[] workers = new NodeProcess[WORKERS];
+            for (int w = 0; w < WORKERS; w++) {
+                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, "--ps.worker.model=" + model,
+                        "--ps.worker.graph.input=pixels", "--ps.worker.graph.label=digit",
+                        "--ps.worker.graph.loss=xent", "--ps.worker.graph.prediction=class_probs",
+                        "--ps.worker.data=CSV", "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test,
+                        "--ps.worker.csv.label=digit", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
+                        "--ps.worker.export-dir=" + export);
+            }
+            for (NodeProcess worker : workers) {
+                assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.name() + "\n" + worker.tail()).isZero();
+            }
+            assertThat(workers[0].logText()).contains("model " + model + " with 50890 parameters")
+                    .contains("Exported the trained model to " + export.resolve("model.sd").toAbsolutePath());
+            Matcher job = scheduler.awaitLog(FINISHED, Duration.ofSeconds(30));
+            assertThat(job.group(3)).isEqualTo("1000");
+            assertThat(Double.parseDouble(job.group(1))).isGreaterThanOrEqualTo(85.0);
+            assertThat(Files.readString(export.resolve("model.json"))).contains("\"testCorrect\" : " + job.group(2))
+                    .contains("\"input\" : \"pixels\"").contains("\"data\" : \"CSV\"").contains("\"mode\" : \"SYNC\"");
+
+            NodeProcess predict = cluster.startTool("predict", "worker-service", "predict", "--model=" + export,
+                    "--data-file=" + test, "--output=" + files.resolve("predictions.csv"));
+            assertThat(predict.awaitExit(Duration.ofMinutes(2))).as(predict.tail()).isZero();
+            Matcher predicted = PREDICTED.matcher(predict.logText());
+            assertThat(predicted.find()).as(predict.logText()).isTrue();
+            assertThat(predicted.group(2)).isEqualTo(job.group(2));
+            assertThat(predicted.group(3)).isEqualTo("1000");
+            List<String> lines = Files.readAllLines(files.resolve("predictions.csv"));
+            assertThat(lines).hasSize(1001);
+        }
+    }
+
+    @Test
+    void aBadCsvRowStopsTheWorkerNamingTheFileAndLine() throws Exception {
+        try (LocalCluster cluster = new LocalCluster("own-model-bad-row")) {
+            Path files = cluster.freshDir("user-files");
+            Path model = UserModelFiles.pixelMlp(files.resolve("mlp.sd"), 11);
+            Path train = UserModelFiles.mnistCsv(files.resolve("train.csv"), MnistSplit.TRAIN, 50);
+            List<String> lines = new java.util.ArrayList<>(Files.readAllLines(train));
+            lines.set(17, lines.get(17).replaceFirst("^[0-9]+,", "x7,"));
+            Files.write(train, lines);
+            cluster.startScheduler(1, 1);
+            NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.model=" + model,
+                    "--ps.worker.graph.input=pixels", "--ps.worker.graph.label=digit", "--ps.worker.graph.loss=xent",
+                    "--ps.worker.graph.prediction=class_probs", "--ps.worker.data=CSV",
+                    "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + train, "--ps.worker.csv.label=digit");
+            assertThat(worker.awaitExit(Duration.ofMinutes(2))).as(worker.tail()).isNotZero();
+            assertThat(worker.logText()).contains("Worker failed: [INVALID_ARGUMENT] " + train + " line 18: column 0 "
+                    + "'x7' is not a number");
+        }
+    }
+}

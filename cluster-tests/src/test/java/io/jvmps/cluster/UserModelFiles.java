@@ -1,0 +1,66 @@
+package io.jvmps.cluster;
+
+import io.jvmps.worker.data.LabeledData;
+import io.jvmps.worker.data.MnistDataset;
+import io.jvmps.worker.data.MnistSplit;
+import org.nd4j.autodiff.loss.LossReduce;
+import org.nd4j.autodiff.samediff.SDVariable;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** What a user brings: a model saved with SameDiff by their own code, and data in a CSV file. */
+final class UserModelFiles {
+    private UserModelFiles() {
+    }
+
+    /**
+     * Saves a perceptron over raw 0-255 pixels: {@code pixels [-1, 784] / 255 -> relu(. W1 + b1) [64] -> logits
+     * [10]}, softmax {@code class_probs}, mean cross-entropy {@code xent}, one-hot placeholder {@code digit}.
+     */
+    static Path pixelMlp(Path file, long seed) {
+        SameDiff sd = SameDiff.create();
+        SDVariable pixels = sd.placeHolder("pixels", DataType.FLOAT, -1, 784);
+        SDVariable digit = sd.placeHolder("digit", DataType.FLOAT, -1, 10);
+        Nd4j.getRandom().setSeed(seed);
+        SDVariable w1 = sd.var("hidden_W", Nd4j.randn(DataType.FLOAT, 784, 64).muli(Math.sqrt(2.0 / 784)));
+        SDVariable b1 = sd.var("hidden_b", Nd4j.zeros(DataType.FLOAT, 64));
+        SDVariable w2 = sd.var("out_W", Nd4j.randn(DataType.FLOAT, 64, 10).muli(Math.sqrt(1.0 / 64)));
+        SDVariable b2 = sd.var("out_b", Nd4j.zeros(DataType.FLOAT, 10));
+        SDVariable hidden = sd.nn().relu(pixels.div(255.0).mmul(w1).add(b1), 0);
+        SDVariable logits = hidden.mmul(w2).add(b2);
+        sd.nn().softmax("class_probs", logits, 1);
+        sd.loss().softmaxCrossEntropy("xent", digit, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, 0.0);
+        sd.save(file.toFile(), false);
+        return file;
+    }
+
+    /**
+     * Writes the first {@code rows} MNIST examples of a split as CSV: a header {@code p0,...,p783,digit}, raw
+     * pixels 0-255, the label last.
+     */
+    static Path mnistCsv(Path file, MnistSplit split, int rows) throws IOException {
+        LabeledData data = MnistDataset.load(TestPaths.mnist(), split, rows);
+        float[][] pixels = data.features().toFloatMatrix();
+        long[] labels = data.labels().argMax(1).toLongVector();
+        try (Writer out = Files.newBufferedWriter(file)) {
+            for (int c = 0; c < 784; c++) {
+                out.write("p" + c + ",");
+            }
+            out.write("digit\n");
+            for (int r = 0; r < pixels.length; r++) {
+                StringBuilder line = new StringBuilder(4 * 785);
+                for (float p : pixels[r]) {
+                    line.append(Math.round(p * 255)).append(',');
+                }
+                out.write(line.append(labels[r]).append('\n').toString());
+            }
+        }
+        return file;
+    }
+}
