@@ -70,6 +70,25 @@ class OwnModelIT {
     }
 
     @Test
+    void aModelProviderJarInThePluginFolderIsFoundAndTrained() throws Exception {
+        try (LocalCluster cluster = new LocalCluster("own-model-provider")) {
+            Path jar = ProviderJar.build(cluster.freshDir("provider"));
+            NodeProcess scheduler = cluster.startScheduler(1, 1);
+            cluster.startServer(0, 1, 1, "--ps.optimizer.type=SGD", "--ps.optimizer.learning-rate=0.1");
+            NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.plugins-dir=" + jar.getParent(),
+                    "--ps.worker.model=" + ProviderJar.NAME, "--ps.worker.data-path=" + TestPaths.mnist(),
+                    "--ps.worker.train-limit=3000", "--ps.worker.test-limit=500", "--ps.worker.epochs=1",
+                    "--ps.worker.batch-size=32");
+            assertThat(worker.awaitExit(Duration.ofMinutes(3))).as(worker.tail()).isZero();
+            assertThat(worker.logText()).contains("Plugin jars from " + jar.getParent().toAbsolutePath()
+                    + ": [wide-softmax.jar]").contains("model wide-softmax with " + ProviderJar.PARAMETERS + " parameters");
+            Matcher job = scheduler.awaitLog(FINISHED, Duration.ofSeconds(30));
+            assertThat(job.group(3)).isEqualTo("500");
+            assertThat(Double.parseDouble(job.group(1))).isGreaterThan(75.0);
+        }
+    }
+
+    @Test
     void aBadCsvRowStopsTheWorkerNamingTheFileAndLine() throws Exception {
         try (LocalCluster cluster = new LocalCluster("own-model-bad-row")) {
             Path files = cluster.freshDir("user-files");

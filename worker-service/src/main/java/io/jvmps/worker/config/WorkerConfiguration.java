@@ -64,13 +64,15 @@ public class WorkerConfiguration {
     }
 
     /**
-     * The model {@code ps.worker.model} names: a bad name or model file stops start-up with a message naming
-     * the property (see {@link ModelProviders#resolve}).
+     * The model {@code ps.worker.model} names, looking for providers also in the jars of
+     * {@code ps.worker.plugins-dir}: a bad name or model file stops start-up with a message naming the
+     * property (see {@link ModelProviders#resolve}).
      */
     @Bean
     ModelProvider modelProvider(WorkerProperties props) {
         return ModelProviders.resolve(props.getModel(), props.getGraph().names(),
-                WorkerConfiguration.class.getClassLoader());
+                io.jvmps.worker.model.PluginJars.loader(java.nio.file.Path.of(props.getPluginsDir()),
+                        WorkerConfiguration.class.getClassLoader()));
     }
 
     @Bean

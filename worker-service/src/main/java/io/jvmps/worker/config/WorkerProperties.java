@@ -36,6 +36,9 @@ public class WorkerProperties {
     /** Classes in the data; 0: the largest label in the training file + 1. */
     @Min(0)
     private int numClasses = 0;
+    /** Folder of plugin jars (e.g. a ModelProvider); a missing folder means none. */
+    @NotBlank
+    private String pluginsDir = "plugins";
     /** If set, rank 0 writes the trained model there at the end of the job (model.sd + model.json). */
     private String exportDir = "";
     /** Passes over the training set. */
@@ -231,6 +234,14 @@ public class WorkerProperties {
 
     public void setNumClasses(int numClasses) {
         this.numClasses = numClasses;
+    }
+
+    public String getPluginsDir() {
+        return pluginsDir;
+    }
+
+    public void setPluginsDir(String pluginsDir) {
+        this.pluginsDir = pluginsDir;
     }
 
     public String getExportDir() {
