@@ -19,9 +19,10 @@ public record CsvFormat(String label, boolean header, char delimiter) {
      *                     character, or a label given by name without a header
      */
     public static CsvFormat of(String label, boolean header, String delimiter) {
-        if (delimiter == null || delimiter.length() != 1) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.csv.delimiter must be one character, got '"
-                    + delimiter + "'");
+        if (delimiter == null || delimiter.length() != 1 || delimiter.charAt(0) > 127 || delimiter.charAt(0) == '"'
+                || delimiter.charAt(0) == '\n') {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.csv.delimiter must be one ASCII character "
+                    + "other than a quote or a line break, got '" + delimiter + "'");
         }
         String trimmed = label == null ? "" : label.trim();
         if (trimmed.isEmpty()) {

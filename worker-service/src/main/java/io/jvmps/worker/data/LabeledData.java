@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param features {@code [n, d]}
  * @param labels   {@code [n, k]}, one-hot
  */
-public record LabeledData(INDArray features, INDArray labels) {
+public record LabeledData(INDArray features, INDArray labels) implements Examples {
 
     /** Checks both are matrices with the same number of rows. */
     public LabeledData {
@@ -31,16 +31,19 @@ public record LabeledData(INDArray features, INDArray labels) {
     }
 
     /** @return number of examples */
+    @Override
     public int size() {
         return (int) features.size(0);
     }
 
     /** @return number of features per example */
+    @Override
     public int featureSize() {
         return (int) features.size(1);
     }
 
     /** @return number of classes (width of the one-hot labels) */
+    @Override
     public int numClasses() {
         return (int) labels.size(1);
     }
@@ -50,6 +53,7 @@ public record LabeledData(INDArray features, INDArray labels) {
      * @param to   last row, exclusive; {@code from <= to <= size()}
      * @return a copy of rows {@code [from, to)}
      */
+    @Override
     public LabeledData rows(int from, int to) {
         if (from < 0 || to > size() || from > to) {
             throw new IndexOutOfBoundsException("row range [" + from + ", " + to + ") is outside [0, " + size() + ")");
@@ -66,6 +70,7 @@ public record LabeledData(INDArray features, INDArray labels) {
      * @param indices row indices, each in {@code [0, size())}, repeats allowed
      * @return a copy of those rows, in that order
      */
+    @Override
     public LabeledData gather(int[] indices) {
         int n = size();
         for (int i : indices) {

@@ -1,6 +1,6 @@
 package io.jvmps.worker.export;
 
-import io.jvmps.worker.data.LabeledData;
+import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.model.SameDiffModel;
 import io.jvmps.worker.model.TrainableModel;
 import org.slf4j.Logger;
@@ -47,7 +47,7 @@ public final class ModelExporter {
      * @return the manifest as written
      * @throws UncheckedIOException when a file cannot be written
      */
-    public ExportManifest export(TrainableModel model, LabeledData test, int batchSize, ExportManifest manifest) {
+    public ExportManifest export(TrainableModel model, Examples test, int batchSize, ExportManifest manifest) {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package io.jvmps.worker.model;
 
 import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.data.LabeledData;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -99,13 +100,24 @@ public interface TrainableModel {
      * @param batchSize examples per forward pass, &gt;= 1
      * @return how many examples have their label as the arg-max prediction
      */
-    default long evaluateCorrect(LabeledData data, int batchSize) {
+    default long evaluateCorrect(Examples data, int batchSize) {
+        return evaluateCorrect(data, 0, data.size(), batchSize);
+    }
+
+    /**
+     * @param data      examples to classify
+     * @param first     first example, inclusive
+     * @param end       last example, exclusive
+     * @param batchSize examples per forward pass, &gt;= 1
+     * @return how many of the examples {@code [first, end)} have their label as the arg-max prediction
+     */
+    default long evaluateCorrect(Examples data, int first, int end, int batchSize) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size must be >= 1, got " + batchSize);
         }
         long correct = 0;
-        for (int from = 0; from < data.size(); from += batchSize) {
-            LabeledData batch = data.rows(from, Math.min(data.size(), from + batchSize));
+        for (int from = first; from < end; from += batchSize) {
+            LabeledData batch = data.rows(from, Math.min(end, from + batchSize));
             INDArray predicted = predict(batch.features()).argMax(1);
             INDArray truth = batch.labels().argMax(1);
             correct += predicted.eq(truth).castTo(DataType.INT64).sumNumber().longValue();

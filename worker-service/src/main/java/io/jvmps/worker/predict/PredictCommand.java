@@ -2,7 +2,8 @@ package io.jvmps.worker.predict;
 
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.worker.data.CsvFormat;
-import io.jvmps.worker.data.CsvReader;
+import io.jvmps.worker.data.CsvFile;
+import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.data.MnistDataset;
 import io.jvmps.worker.data.MnistSplit;
@@ -111,7 +112,7 @@ public final class PredictCommand {
                         + sd.variables().stream().map(v -> v.name()).toList());
             }
         }
-        LabeledData data = data(options, manifest);
+        Examples data = data(options, manifest);
         int batchSize = Integer.parseInt(option(options, "batch-size", null, "500"));
         if (batchSize < 1) {
             throw new IllegalArgumentException("--batch-size must be >= 1, got " + batchSize);
@@ -137,7 +138,7 @@ public final class PredictCommand {
         return new Prediction(modelFile, correct, data.size());
     }
 
-    private static LabeledData data(Map<String, String> options, ExportManifest manifest) {
+    private static Examples data(Map<String, String> options, ExportManifest manifest) {
         String format = option(options, "data", manifest == null ? null : manifest.data(), null);
         if (format == null) {
             throw new IllegalArgumentException("--data is missing (MNIST or CSV) and the model has no model.json");
@@ -156,7 +157,7 @@ public final class PredictCommand {
                                         : manifest.csvHeader().toString(), "true")),
                         option(options, "csv.delimiter", manifest == null ? null : manifest.csvDelimiter(), ","));
                 int classes = manifest == null ? 0 : manifest.numClasses();
-                return CsvReader.read(Path.of(require(options, "data-file")), csv, classes);
+                return CsvFile.open(Path.of(require(options, "data-file")), csv, classes);
             }
             default -> throw new IllegalArgumentException("--data=" + format + " is not one of MNIST, CSV");
         }

@@ -1,8 +1,8 @@
 package io.jvmps.worker.train;
 
 import io.jvmps.worker.config.WorkerProperties;
-import io.jvmps.worker.data.CsvReader;
-import io.jvmps.worker.data.LabeledData;
+import io.jvmps.worker.data.CsvFile;
+import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.data.MnistDataset;
 import io.jvmps.worker.data.MnistSplit;
 import io.jvmps.worker.data.SyntheticData;
@@ -22,7 +22,7 @@ public class DataLoader {
      * @param train training samples
      * @param test  test samples
      */
-    public record Loaded(LabeledData train, LabeledData test) {
+    public record Loaded(Examples train, Examples test) {
     }
 
     /** @return the data sets for this configuration */
@@ -35,9 +35,9 @@ public class DataLoader {
                         MnistDataset.load(dir, MnistSplit.TEST, props.getTestLimit()));
             }
             case CSV -> {
-                LabeledData train = CsvReader.read(Path.of(props.getTrainFile()), props.getCsv().format(),
+                CsvFile train = CsvFile.open(Path.of(props.getTrainFile()), props.getCsv().format(),
                         props.getNumClasses());
-                yield new Loaded(train, CsvReader.read(Path.of(props.getTestFile()), props.getCsv().format(),
+                yield new Loaded(train, CsvFile.open(Path.of(props.getTestFile()), props.getCsv().format(),
                         train.numClasses()));
             }
             case SYNTHETIC -> {

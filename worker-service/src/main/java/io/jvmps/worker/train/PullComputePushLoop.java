@@ -2,6 +2,7 @@ package io.jvmps.worker.train;
 
 import io.jvmps.worker.client.PsClient;
 import io.jvmps.worker.data.EpochBatches;
+import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.model.StepResult;
 import io.jvmps.worker.model.TrainableModel;
@@ -21,7 +22,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 public class PullComputePushLoop implements TrainingLoop {
     private final TrainableModel model;
     private final PsClient client;
-    private final LabeledData train;
+    private final Examples train;
     private final LoopSettings settings;
     private final StepPlan plan;
     private final StepReporter reporter;
@@ -29,7 +30,7 @@ public class PullComputePushLoop implements TrainingLoop {
     private final LocalParameterSync localSync;
     private final PushedGradients pushed;
 
-    PullComputePushLoop(TrainableModel model, PsClient client, LabeledData train, LoopSettings settings, StepPlan plan,
+    PullComputePushLoop(TrainableModel model, PsClient client, Examples train, LoopSettings settings, StepPlan plan,
                         StepReporter reporter, LocalParameterSync localSync, PushedGradients pushed) {
         this.localSync = localSync;
         this.pushed = pushed;

@@ -17,6 +17,7 @@ import io.jvmps.worker.cluster.ServerWaiter;
 import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.data.EpochBatches;
 import io.jvmps.worker.data.IndexRange;
+import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.model.Placement;
 import io.jvmps.worker.model.TrainableModel;
@@ -191,7 +192,7 @@ public class WorkerJob {
     }
 
     /** @param leased the dynamic schedule (kept across recoveries), or null for this rank's static shard */
-    private TrainingSummary trainFrom(long start, PsClient client, TrainableModel model, LabeledData train,
+    private TrainingSummary trainFrom(long start, PsClient client, TrainableModel model, Examples train,
                                       ServerDescription semantics, RegisterResponse reg, int workers,
                                       ProgressReporter progress, DynamicSchedule leased, PushedGradients pushed) {
         LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
@@ -316,7 +317,7 @@ public class WorkerJob {
      * Rank 0 writes the trained model to {@code ps.worker.export-dir} (when set): every worker holds the
      * servers' final values after its last pull, and in SYNC they are the same on every worker.
      */
-    private void exportModel(TrainableModel model, LabeledData test, ServerDescription semantics, int rank,
+    private void exportModel(TrainableModel model, Examples test, ServerDescription semantics, int rank,
                              int workers, int servers, TrainingSummary summary) {
         if (rank != 0 || props.getExportDir().isBlank()) {
             return;
@@ -331,7 +332,7 @@ public class WorkerJob {
                 .export(model, test, props.getEvalBatchSize(), manifest);
     }
 
-    private void evaluate(TrainableModel model, LabeledData test, RegisterResponse reg, int workers,
+    private void evaluate(TrainableModel model, Examples test, RegisterResponse reg, int workers,
                           TrainingSummary summary) {
         if (reg.rank() >= workers) {
             log.info("No test shard for scale-out worker rank {} (the test set is split among the {} workers of "
@@ -343,15 +344,15 @@ public class WorkerJob {
         IndexRange range = EpochBatches.shardRange(test.size(), workers, reg.rank());
         int from = range.from();
         int to = range.to();
-        LabeledData shard = test.rows(from, to);
-        long correct = model.evaluateCorrect(shard, props.getEvalBatchSize());
-        double accuracy = shard.size() == 0 ? Double.NaN : (double) correct / shard.size();
+        long correct = model.evaluateCorrect(test, from, to, props.getEvalBatchSize());
+        int examples = to - from;
+        double accuracy = examples == 0 ? Double.NaN : (double) correct / examples;
         log.info(String.format(Locale.ROOT, "Test accuracy on this worker's shard [%d, %d): %.4f (%d/%d)",
-                from, to, accuracy, correct, shard.size()));
+                from, to, accuracy, correct, examples));
         state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
                 s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
                 accuracy, s.error()));
-        session.reportResult(new ResultReport(reg.nodeId(), correct, shard.size(), summary.seconds()),
+        session.reportResult(new ResultReport(reg.nodeId(), correct, examples, summary.seconds()),
                 props.getServerWaitTimeout(), props.getServerWaitInterval());
     }
 }

@@ -1,7 +1,7 @@
 package io.jvmps.worker.predict;
 
 import io.jvmps.worker.data.CsvFormat;
-import io.jvmps.worker.data.CsvReader;
+import io.jvmps.worker.data.CsvFile;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.export.ExportManifest;
 import io.jvmps.worker.export.ModelExporter;
@@ -37,7 +37,8 @@ class PredictCommandTest {
         Path train = blobs(dir.resolve("train.csv"), 300, 1);
         Path test = blobs(dir.resolve("test.csv"), 120, 2);
         CsvFormat format = CsvFormat.of("label", true, ",");
-        LabeledData trainData = CsvReader.read(train, format, 0);
+        CsvFile trainFile = CsvFile.open(train, format, 0);
+        LabeledData trainData = trainFile.rows(0, trainFile.size());
         SoftmaxRegression model = new SoftmaxRegression(3, 3);
         for (int step = 0; step < 40; step++) {
             StepResult result = model.gradients(trainData.features(), trainData.labels());
@@ -45,7 +46,7 @@ class PredictCommandTest {
         }
         Path export = dir.resolve("export");
         ExportManifest written = new ModelExporter(export, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC)).export(model,
-                CsvReader.read(test, format, 3), 50, new ExportManifest(null, null, "SOFTMAX", GraphNames.DEFAULT, 0, 0,
+                CsvFile.open(test, format, 3), 50, new ExportManifest(null, null, "SOFTMAX", GraphNames.DEFAULT, 0, 0,
                         "CSV", "label", true, ",", "SYNC", 2, 2, 40, 0, 0, Double.NaN, null));
         assertThat(written.testExamples()).isEqualTo(120);
         assertThat(written.testAccuracy()).isGreaterThan(0.8);

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class CsvReaderTest {
+class CsvFileTest {
     @TempDir
     Path dir;
 
@@ -22,7 +22,7 @@ class CsvReaderTest {
     @Test
     void readsALabelColumnByNameAnywhereInTheRow() throws Exception {
         Path file = csv("a,\"kind\",b\n1.5,2,-3\n\n4,0,5e-1\n");
-        LabeledData data = CsvReader.read(file, CsvFormat.of("kind", true, ","), 0);
+        LabeledData data = all(CsvFile.open(file, CsvFormat.of("kind", true, ","), 0));
         assertThat(data.features().toFloatMatrix()).isEqualTo(new float[][]{{1.5f, -3f}, {4f, 0.5f}});
         assertThat(data.labels().toFloatMatrix()).isEqualTo(new float[][]{{0, 0, 1}, {1, 0, 0}});
     }
@@ -30,7 +30,7 @@ class CsvReaderTest {
     @Test
     void readsAHeaderlessFileWithTheLabelByIndexAndAGivenClassCount() throws Exception {
         Path file = csv("0.25;1\n0.75;0.0\n");
-        LabeledData data = CsvReader.read(file, CsvFormat.of("1", false, ";"), 4);
+        LabeledData data = all(CsvFile.open(file, CsvFormat.of("1", false, ";"), 4));
         assertThat(data.features().toFloatMatrix()).isEqualTo(new float[][]{{0.25f}, {0.75f}});
         assertThat(data.labels().toFloatMatrix()).isEqualTo(new float[][]{{0, 1, 0, 0}, {1, 0, 0, 0}});
     }
@@ -60,11 +60,49 @@ class CsvReaderTest {
         assertThatThrownBy(() -> CsvFormat.of("label", false, ","))
                 .isInstanceOf(PsException.class).hasMessageContaining("ps.worker.csv.header=false");
         assertThatThrownBy(() -> CsvFormat.of("0", true, "::"))
-                .isInstanceOf(PsException.class).hasMessageContaining("ps.worker.csv.delimiter must be one character");
+                .isInstanceOf(PsException.class).hasMessageContaining("ps.worker.csv.delimiter must be one ASCII character");
+    }
+
+    @Test
+    void gathersAnyRowsInTheOrderAskedAcrossChunkBoundariesAndLineEndings() throws Exception {
+        StringBuilder text = new StringBuilder("y,a,b,c,d,e,f,g,h\r\n");
+        int rows = 40_000; // ~1.4 MB: rows cross the reader's 1 MiB chunks
+        for (int i = 0; i < rows; i++) {
+            text.append(i % 7).append(',').append(i).append(",-").append(i).append(",0.5,1e-3,2,3,4,")
+                    .append(i % 3 == 0 ? "\"5\"" : "5").append(i % 2 == 0 ? "\r\n" : "\n");
+        }
+        Path file = Files.writeString(dir.resolve("big.csv"), text.toString().stripTrailing()); // no final newline
+        CsvFile csv = CsvFile.open(file, CsvFormat.of("y", true, ","), 0);
+
+        assertThat(csv.size()).isEqualTo(rows);
+        assertThat(csv.featureSize()).isEqualTo(8);
+        assertThat(csv.numClasses()).isEqualTo(7);
+        int[] picked = {rows - 1, 0, 17_777, 17_777, 29_000};
+        LabeledData batch = csv.gather(picked);
+        for (int r = 0; r < picked.length; r++) {
+            int i = picked[r];
+            assertThat(batch.features().getRow(r).toFloatVector())
+                    .containsExactly((float) i, -(float) i, 0.5f, 1e-3f, 2f, 3f, 4f, 5f);
+            assertThat(batch.labels().getRow(r).argMax().getInt(0)).isEqualTo(i % 7);
+        }
+        assertThat(csv.rows(10, 13).features().getColumn(0).toFloatVector()).containsExactly(10f, 11f, 12f);
+    }
+
+    @Test
+    void aFileChangedAfterOpeningIsRefusedNotMisread() throws Exception {
+        Path file = csv("label,x\n0,1\n1,2\n");
+        CsvFile opened = CsvFile.open(file, CsvFormat.of("0", true, ","), 0);
+        Files.writeString(file, "label,x\n0,1\n1,2\n1,3\n");
+        assertThatThrownBy(() -> opened.gather(new int[]{1}))
+                .isInstanceOf(PsException.class).hasMessageContaining("changed while the job reads it");
+    }
+
+    private static LabeledData all(CsvFile csv) {
+        return csv.rows(0, csv.size());
     }
 
     private static void expectBad(Path file, CsvFormat format, int classes, String message) {
-        assertThatThrownBy(() -> CsvReader.read(file, format, classes))
+        assertThatThrownBy(() -> CsvFile.open(file, format, classes))
                 .isInstanceOfSatisfying(PsException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
                 .hasMessageContaining(file.getFileName().toString()).hasMessageContaining(message);
     }

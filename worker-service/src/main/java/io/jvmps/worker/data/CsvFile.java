@@ -1,0 +1,301 @@
+package io.jvmps.worker.data;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.factory.Nd4j;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A CSV file of labelled examples, read row by row as the training loop asks for them: opening it reads
+ * the file once, checks every row and keeps only where each row starts (8 bytes per row), so a worker's
+ * memory does not grow with the file's size; {@link #gather} then reads just the rows of a batch. One
+ * example per line; the label column ({@link CsvFormat#label()}) holds a class number (a whole number
+ * from 0), every other column a finite number. Blank lines are skipped. A bad row stops the opening with
+ * an error that names the file, the line and what was wrong, never a silent zero. Immutable and
+ * thread-safe; each {@link #gather} opens the file for itself.
+ */
+public final class CsvFile implements Examples {
+    private static final Logger log = LoggerFactory.getLogger(CsvFile.class);
+    private static final int CHUNK = 1 << 20;
+
+    private final Path file;
+    private final CsvRowParser parser;
+    private final int features;
+    private final int classes;
+    private final long[] starts;
+    private final int size;
+    private final long length;
+
+    private CsvFile(Path file, CsvRowParser parser, int features, int classes, long[] starts, int size, long length) {
+        this.file = file;
+        this.parser = parser;
+        this.features = features;
+        this.classes = classes;
+        this.starts = starts;
+        this.size = size;
+        this.length = length;
+    }
+
+    /**
+     * Reads and checks the whole file once and indexes its rows.
+     *
+     * @param file       the CSV file
+     * @param format     its layout
+     * @param numClasses classes of the labels, or 0 to take the largest label + 1 (at least 2)
+     * @return the indexed file
+     * @throws PsException INVALID_ARGUMENT for a missing file, an unknown label column, a row with another
+     *                     number of columns, a cell that is not a finite number, a label that is not a class
+     *                     number below {@code numClasses}, or a file without data rows
+     */
+    public static CsvFile open(Path file, CsvFormat format, int numClasses) {
+        if (!Files.isRegularFile(file)) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "no CSV file at " + file.toAbsolutePath());
+        }
+        long began = System.nanoTime();
+        try (InputStream in = Files.newInputStream(file)) {
+            Indexer indexer = new Indexer(file, format, numClasses);
+            indexer.scan(in);
+            CsvFile csv = indexer.finish();
+            log.info(String.format(Locale.ROOT, "Indexed %s: %d rows of %d features, %d classes, in %.1f s (%.1f MB "
+                            + "read, %.1f MB of index)", file, csv.size, csv.features, csv.classes,
+                    (System.nanoTime() - began) / 1e9, csv.length / 1e6, 8.0 * csv.size / 1e6));
+            return csv;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public int featureSize() {
+        return features;
+    }
+
+    @Override
+    public int numClasses() {
+        return classes;
+    }
+
+    /**
+     * Reads the rows of {@code indices} from the file.
+     *
+     * @throws PsException INVALID_ARGUMENT when the file changed since it was opened (another length, or a
+     *                     row that no longer parses)
+     */
+    @Override
+    public LabeledData gather(int[] indices) {
+        float[] x = new float[indices.length * features];
+        float[] y = new float[indices.length * classes];
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long now = channel.size();
+            if (now != length) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " changed while the job reads it (it had "
+                        + length + " bytes, now " + now + ")");
+            }
+            ByteBuffer buffer = ByteBuffer.allocate(4096);
+            for (int r = 0; r < indices.length; r++) {
+                int row = indices[r];
+                if (row < 0 || row >= size) {
+                    throw new IndexOutOfBoundsException("row index " + row + " is outside [0, " + size + ")");
+                }
+                long start = starts[row];
+                int span = (int) Math.min((row + 1 < size ? starts[row + 1] : length) - start, Integer.MAX_VALUE);
+                if (buffer.capacity() < span) {
+                    buffer = ByteBuffer.allocate(span);
+                }
+                buffer.clear().limit(span);
+                while (buffer.hasRemaining() && channel.read(buffer, start + buffer.position()) >= 0) {
+                    // positional reads until the row's bytes are in
+                }
+                byte[] bytes = buffer.array();
+                int end = 0;
+                while (end < buffer.position() && bytes[end] != '\n') {
+                    end++;
+                }
+                try {
+                    int label = parser.parse(bytes, 0, trimCr(bytes, end), x, r * features);
+                    y[r * classes + label] = 1f;
+                } catch (CsvRowParser.BadRow e) {
+                    throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " row " + row + " (byte " + start
+                            + ") no longer parses, did the file change? " + e.getMessage());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        return new LabeledData(Nd4j.create(x, new long[]{indices.length, features}, DataType.FLOAT),
+                Nd4j.create(y, new long[]{indices.length, classes}, DataType.FLOAT));
+    }
+
+    private static int trimCr(byte[] bytes, int end) {
+        return end > 0 && bytes[end - 1] == '\r' ? end - 1 : end;
+    }
+
+    /** The one pass over the file: header, column count, every row checked, row starts recorded. */
+    private static final class Indexer {
+        private final Path file;
+        private final CsvFormat format;
+        private final int numClasses;
+        private boolean headerPending;
+        private int columns = -1;
+        private int labelColumn;
+        private CsvRowParser parser;
+        private float[] scratch = new float[0];
+        private long[] starts = new long[1024];
+        private int size;
+        private int maxLabel = -1;
+        private long lineNo;
+        private long offset;
+        private byte[] carry = new byte[4096];
+        private int carried;
+        private long carryStart;
+
+        Indexer(Path file, CsvFormat format, int numClasses) {
+            this.file = file;
+            this.format = format;
+            this.numClasses = numClasses;
+            this.headerPending = format.header();
+            this.labelColumn = format.labelIndex();
+        }
+
+        void scan(InputStream in) throws IOException {
+            byte[] chunk = new byte[CHUNK];
+            int n;
+            while ((n = in.readNBytes(chunk, 0, CHUNK)) > 0) {
+                int lineStart = 0;
+                for (int i = 0; i < n; i++) {
+                    if (chunk[i] != '\n') {
+                        continue;
+                    }
+                    if (carried > 0) {
+                        append(chunk, lineStart, i);
+                        line(carry, 0, carried, carryStart);
+                        carried = 0;
+                    } else {
+                        line(chunk, lineStart, i, offset + lineStart);
+                    }
+                    lineStart = i + 1;
+                }
+                if (lineStart < n) {
+                    if (carried == 0) {
+                        carryStart = offset + lineStart;
+                    }
+                    append(chunk, lineStart, n);
+                }
+                offset += n;
+            }
+            if (carried > 0) {
+                line(carry, 0, carried, carryStart);
+                carried = 0;
+            }
+        }
+
+        CsvFile finish() {
+            if (size == 0) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " has no data rows");
+            }
+            int classes = numClasses > 0 ? numClasses : maxLabel + 1;
+            if (classes < 2) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, file + ": every label is 0; a classifier needs at "
+                        + "least 2 classes (set ps.worker.num-classes if this file lacks some)");
+            }
+            CsvRowParser rows = new CsvRowParser(format.delimiter(), columns, labelColumn, classes);
+            return new CsvFile(file, rows, columns - 1, classes, Arrays.copyOf(starts, size), size, offset);
+        }
+
+        private void append(byte[] bytes, int from, int to) {
+            int len = to - from;
+            if (carried + len > carry.length) {
+                carry = Arrays.copyOf(carry, Math.max(carry.length * 2, carried + len));
+            }
+            System.arraycopy(bytes, from, carry, carried, len);
+            carried += len;
+        }
+
+        private void line(byte[] bytes, int from, int to, long start) {
+            lineNo++;
+            int end = to > from && bytes[to - 1] == '\r' ? to - 1 : to;
+            if (blank(bytes, from, end)) {
+                return;
+            }
+            if (headerPending) {
+                headerPending = false;
+                header(CsvRowParser.cells(bytes, from, end, format.delimiter()));
+                return;
+            }
+            if (parser == null) {
+                columns = CsvRowParser.cells(bytes, from, end, format.delimiter()).size();
+                if (labelColumn >= columns) {
+                    throw bad("ps.worker.csv.label=" + format.label() + " but the line has only " + columns
+                            + " columns");
+                }
+                start(columns);
+            }
+            try {
+                int label = parser.parse(bytes, from, end, scratch, 0);
+                maxLabel = Math.max(maxLabel, label);
+            } catch (CsvRowParser.BadRow e) {
+                throw bad(e.getMessage());
+            }
+            if (size == starts.length) {
+                starts = Arrays.copyOf(starts, size * 2);
+            }
+            starts[size++] = start;
+        }
+
+        private void header(List<String> names) {
+            columns = names.size();
+            if (labelColumn >= 0) {
+                if (labelColumn >= columns) {
+                    throw bad("ps.worker.csv.label=" + labelColumn + " but the header has only " + columns + " columns");
+                }
+            } else {
+                labelColumn = names.indexOf(format.label());
+                if (labelColumn < 0) {
+                    throw bad("no column named '" + format.label() + "' (ps.worker.csv.label) in the header "
+                            + (columns > 12 ? names.subList(0, 12) + " and " + (columns - 12) + " more" : names));
+                }
+            }
+            start(columns);
+        }
+
+        private void start(int columnCount) {
+            if (columnCount < 2) {
+                throw bad("a row needs a label and at least one feature, found " + columnCount + " column");
+            }
+            parser = new CsvRowParser(format.delimiter(), columnCount, labelColumn, numClasses);
+            scratch = new float[columnCount - 1];
+        }
+
+        private PsException bad(String what) {
+            return new PsException(ErrorCode.INVALID_ARGUMENT, file + " line " + lineNo + ": " + what);
+        }
+
+        private static boolean blank(byte[] bytes, int from, int to) {
+            for (int i = from; i < to; i++) {
+                if (bytes[i] != ' ' && bytes[i] != '\t') {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+}
