@@ -16,10 +16,12 @@ public class CsvProperties {
     /** The column separator, one character. */
     @NotBlank
     private String delimiter = ",";
+    /** Leave bad data rows out (logged, counted in ps.worker.data.rows.skipped) instead of stopping. */
+    private boolean skipBadRows = false;
 
     /** @return the format these properties describe */
     public CsvFormat format() {
-        return CsvFormat.of(label, header, delimiter);
+        return CsvFormat.of(label, header, delimiter, skipBadRows);
     }
 
     public String getLabel() {
@@ -36,6 +38,14 @@ public class CsvProperties {
 
     public void setHeader(boolean header) {
         this.header = header;
+    }
+
+    public boolean isSkipBadRows() {
+        return skipBadRows;
+    }
+
+    public void setSkipBadRows(boolean skipBadRows) {
+        this.skipBadRows = skipBadRows;
     }
 
     public String getDelimiter() {

@@ -25,12 +25,15 @@ import java.util.Locale;
  * memory does not grow with the file's size; {@link #gather} then reads just the rows of a batch. One
  * example per line; the label column ({@link CsvFormat#label()}) holds a class number (a whole number
  * from 0), every other column a finite number. Blank lines are skipped. A bad row stops the opening with
- * an error that names the file, the line and what was wrong, never a silent zero. Immutable and
+ * an error that names the file, the line and what was wrong, never a silent zero; with
+ * {@link CsvFormat#skipBadRows()} it is left out, logged (the first {@value #LOGGED_SKIPS}) and counted
+ * ({@link #skippedRows()}). Immutable and
  * thread-safe; each {@link #gather} opens the file for itself.
  */
 public final class CsvFile implements Examples {
     private static final Logger log = LoggerFactory.getLogger(CsvFile.class);
     private static final int CHUNK = 1 << 20;
+    private static final int LOGGED_SKIPS = 10;
 
     private final Path file;
     private final CsvRowParser parser;
@@ -39,8 +42,11 @@ public final class CsvFile implements Examples {
     private final long[] starts;
     private final int size;
     private final long length;
+    private final long skipped;
 
-    private CsvFile(Path file, CsvRowParser parser, int features, int classes, long[] starts, int size, long length) {
+    private CsvFile(Path file, CsvRowParser parser, int features, int classes, long[] starts, int size, long length,
+                    long skipped) {
+        this.skipped = skipped;
         this.file = file;
         this.parser = parser;
         this.features = features;
@@ -71,8 +77,9 @@ public final class CsvFile implements Examples {
             indexer.scan(in);
             CsvFile csv = indexer.finish();
             log.info(String.format(Locale.ROOT, "Indexed %s: %d rows of %d features, %d classes, in %.1f s (%.1f MB "
-                            + "read, %.1f MB of index)", file, csv.size, csv.features, csv.classes,
-                    (System.nanoTime() - began) / 1e9, csv.length / 1e6, 8.0 * csv.size / 1e6));
+                            + "read, %.1f MB of index)%s", file, csv.size, csv.features, csv.classes,
+                    (System.nanoTime() - began) / 1e9, csv.length / 1e6, 8.0 * csv.size / 1e6,
+                    csv.skipped == 0 ? "" : "; skipped " + csv.skipped + " bad rows (ps.worker.csv.skip-bad-rows)"));
             return csv;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
@@ -92,6 +99,11 @@ public final class CsvFile implements Examples {
     @Override
     public int numClasses() {
         return classes;
+    }
+
+    @Override
+    public long skippedRows() {
+        return skipped;
     }
 
     /**
@@ -162,6 +174,7 @@ public final class CsvFile implements Examples {
         private long[] starts = new long[1024];
         private int size;
         private int maxLabel = -1;
+        private long skipped;
         private long lineNo;
         private long offset;
         private byte[] carry = new byte[4096];
@@ -210,7 +223,8 @@ public final class CsvFile implements Examples {
 
         CsvFile finish() {
             if (size == 0) {
-                throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " has no data rows");
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " has no data rows"
+                        + (skipped == 0 ? "" : " (" + skipped + " bad rows skipped)"));
             }
             int classes = numClasses > 0 ? numClasses : maxLabel + 1;
             if (classes < 2) {
@@ -218,7 +232,7 @@ public final class CsvFile implements Examples {
                         + "least 2 classes (set ps.worker.num-classes if this file lacks some)");
             }
             CsvRowParser rows = new CsvRowParser(format.delimiter(), columns, labelColumn, classes);
-            return new CsvFile(file, rows, columns - 1, classes, Arrays.copyOf(starts, size), size, offset);
+            return new CsvFile(file, rows, columns - 1, classes, Arrays.copyOf(starts, size), size, offset, skipped);
         }
 
         private void append(byte[] bytes, int from, int to) {
@@ -253,7 +267,14 @@ public final class CsvFile implements Examples {
                 int label = parser.parse(bytes, from, end, scratch, 0);
                 maxLabel = Math.max(maxLabel, label);
             } catch (CsvRowParser.BadRow e) {
-                throw bad(e.getMessage());
+                if (!format.skipBadRows()) {
+                    throw bad(e.getMessage());
+                }
+                if (++skipped <= LOGGED_SKIPS) {
+                    log.warn("{} line {} skipped: {}{}", file, lineNo, e.getMessage(),
+                            skipped == LOGGED_SKIPS ? " (further skipped rows are only counted)" : "");
+                }
+                return;
             }
             if (size == starts.length) {
                 starts = Arrays.copyOf(starts, size * 2);

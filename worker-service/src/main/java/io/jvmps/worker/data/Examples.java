@@ -19,6 +19,11 @@ public interface Examples {
     /** @return number of classes (width of the one-hot labels) */
     int numClasses();
 
+    /** @return rows of the source left out because they were bad (see {@code ps.worker.csv.skip-bad-rows}) */
+    default long skippedRows() {
+        return 0;
+    }
+
     /**
      * @param indices example indices, each in {@code [0, size())}, repeats allowed
      * @return features {@code [n, featureSize()]} and one-hot labels {@code [n, numClasses()]} of those

@@ -75,6 +75,13 @@ public final class WorkerMetrics implements TrainingMeters {
     }
 
     @Override
+    public void skippedRows(String set, long rows) {
+        io.micrometer.core.instrument.Gauge.builder("ps.worker.data.rows.skipped", () -> rows)
+                .description("bad data rows left out (ps.worker.csv.skip-bad-rows)").tags(Tags.of("set", set))
+                .register(registry);
+    }
+
+    @Override
     public void embeddingCache(String table, Supplier<CacheStats> stats) {
         Tags tags = Tags.of("table", table);
         cacheCounter("ps.worker.embedding.cache.hits", "distinct ids of a batch found in the cache", tags,

@@ -43,4 +43,13 @@ public interface TrainingMeters {
      */
     default void embeddingCache(String table, java.util.function.Supplier<io.jvmps.common.embedding.CacheStats> stats) {
     }
+
+    /**
+     * Publishes how many bad data rows were left out ({@code ps.worker.csv.skip-bad-rows}). Nothing by default.
+     *
+     * @param set  {@code train} or {@code test}
+     * @param rows rows left out
+     */
+    default void skippedRows(String set, long rows) {
+    }
 }

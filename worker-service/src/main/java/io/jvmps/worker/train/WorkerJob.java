@@ -90,6 +90,10 @@ public class WorkerJob {
             // fails here, before any wait)
             boolean ctr = props.getJob() == WorkerProperties.JobKind.CTR;
             DataLoader.Loaded data = ctr ? null : dataLoader.load(props);
+            if (!ctr) {
+                meters.skippedRows("train", data.train().skippedRows());
+                meters.skippedRows("test", data.test().skippedRows());
+            }
             TrainableModel model = ctr ? null : models.create(data.train().featureSize(),
                     data.train().numClasses());
             state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.WAITING_FOR_SERVERS, reg.rank(),

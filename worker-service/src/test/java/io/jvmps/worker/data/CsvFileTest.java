@@ -97,6 +97,20 @@ class CsvFileTest {
                 .isInstanceOf(PsException.class).hasMessageContaining("changed while the job reads it");
     }
 
+    @Test
+    void withSkipBadRowsBadRowsAreLeftOutAndCounted() throws Exception {
+        Path file = csv("label,x,y\n1,2,3\n0,abc,3\n1,4\n0,5,6\n-2,1,1\n");
+        CsvFile csv = CsvFile.open(file, CsvFormat.of("0", true, ",", true), 0);
+        assertThat(csv.size()).isEqualTo(2);
+        assertThat(csv.skippedRows()).isEqualTo(3);
+        assertThat(all(csv).features().toFloatMatrix()).isEqualTo(new float[][]{{2, 3}, {5, 6}});
+
+        Path bad = csv("label,x\nNaN,1\nx,2\n");
+        assertThatThrownBy(() -> CsvFile.open(bad, CsvFormat.of("0", true, ",", true), 0))
+                .isInstanceOf(PsException.class).hasMessageContaining("has no data rows (2 bad rows skipped)");
+        assertThat(CsvFile.open(csv("label,x\n1,2\n0,3\n"), CsvFormat.of("0", true, ","), 0).skippedRows()).isZero();
+    }
+
     private static LabeledData all(CsvFile csv) {
         return csv.rows(0, csv.size());
     }
