@@ -72,6 +72,51 @@ class OwnModelIT {
     }
 
     @Test
+    void numpyPairsWithDynamicShardingTrainAndPredict() throws Exception {
+        try (LocalCluster cluster = new LocalCluster("own-model-npy")) {
+            Path files = cluster.freshDir("user-files");
+            Path model = UserModelFiles.pixelMlp(files.resolve("mlp.sd"), 5);
+            Path train = UserModelFiles.mnistNpy(files, "train", MnistSplit.TRAIN, 6000);
+            Path test = UserModelFiles.mnistNpy(files, "test", MnistSplit.TEST, 1000);
+            Path export = files.resolve("export");
+            NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
+            for (int s = 0; s < SERVERS; s++) {
+                cluster.startServer(s, SERVERS, WORKERS, "--ps.optimizer.type=SGD",
+                        "--ps.optimizer.learning-rate=0.1", "--ps.consistency.mode=ASYNC");
+            }
+            NodeProcess[] workers = new NodeProcess[WORKERS];
+            for (int w = 0; w < WORKERS; w++) {
+                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, "--ps.worker.model=" + model,
+                        "--ps.worker.graph.input=pixels", "--ps.worker.graph.label=digit",
+                        "--ps.worker.graph.loss=xent", "--ps.worker.graph.prediction=class_probs",
+                        "--ps.worker.data=NPY", "--ps.worker.train-file=" + train,
+                        "--ps.worker.train-labels-file=" + files.resolve("train-y.npy"), "--ps.worker.test-file=" + test,
+                        "--ps.worker.test-labels-file=" + files.resolve("test-y.npy"), "--ps.worker.sharding=DYNAMIC",
+                        "--ps.worker.data-partitions=8", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
+                        "--ps.worker.export-dir=" + export);
+            }
+            for (NodeProcess worker : workers) {
+                assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.name() + "\n" + worker.tail()).isZero();
+                assertThat(worker.logText()).contains("Dynamic data sharding: 8 partitions per epoch")
+                        .contains("Opened " + train + ": 6000 rows of 784 features (UINT8), 10 classes");
+            }
+            Matcher job = scheduler.awaitLog(FINISHED, Duration.ofSeconds(30));
+            assertThat(Double.parseDouble(job.group(1))).isGreaterThanOrEqualTo(80.0);
+            assertThat(java.util.Arrays.stream(workers).filter(w -> w.logText().contains(
+                    "Every worker has finished; pulled the servers' final values for the export"))).hasSize(1);
+            long exported = Long.parseLong(Files.readString(export.resolve("model.json"))
+                    .replaceAll("(?s).*\"testCorrect\" : (\\d+).*", "$1"));
+
+            NodeProcess predict = cluster.startTool("predict", "worker-service", "predict", "--model=" + export,
+                    "--data-file=" + test, "--labels-file=" + files.resolve("test-y.npy"));
+            assertThat(predict.awaitExit(Duration.ofMinutes(2))).as(predict.tail()).isZero();
+            Matcher predicted = PREDICTED.matcher(predict.logText());
+            assertThat(predicted.find()).as(predict.logText()).isTrue();
+            assertThat(Long.parseLong(predicted.group(2))).isEqualTo(exported);
+        }
+    }
+
+    @Test
     void aModelProviderJarInThePluginFolderIsFoundAndTrained() throws Exception {
         try (LocalCluster cluster = new LocalCluster("own-model-provider")) {
             Path jar = ProviderJar.build(cluster.freshDir("provider"));

@@ -41,6 +41,20 @@ final class UserModelFiles {
     }
 
     /**
+     * Writes the first {@code rows} MNIST examples of a split as a NumPy pair: {@code <prefix>-x.npy}, raw pixels
+     * as uint8 {@code [rows, 28, 28]}, and {@code <prefix>-y.npy}, the digits as int64 {@code [rows]}.
+     *
+     * @return the features file; the labels file is beside it
+     */
+    static Path mnistNpy(Path dir, String prefix, MnistSplit split, int rows) throws IOException {
+        LabeledData data = MnistDataset.load(TestPaths.mnist(), split, rows);
+        Path x = dir.resolve(prefix + "-x.npy");
+        Nd4j.writeAsNumpy(data.features().mul(255).castTo(DataType.UBYTE).reshape(data.size(), 28, 28), x.toFile());
+        Nd4j.writeAsNumpy(data.labels().argMax(1).castTo(DataType.INT64), dir.resolve(prefix + "-y.npy").toFile());
+        return x;
+    }
+
+    /**
      * Writes the first {@code rows} MNIST examples of a split as CSV: a header {@code p0,...,p783,digit}, raw
      * pixels 0-255, the label last.
      */

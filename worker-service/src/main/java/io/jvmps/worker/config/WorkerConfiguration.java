@@ -111,16 +111,22 @@ public class WorkerConfiguration {
         }
         if (props.getData() == WorkerProperties.DataSource.CSV) {
             props.getCsv().format();
-            requireFile("ps.worker.train-file", props.getTrainFile());
-            requireFile("ps.worker.test-file", props.getTestFile());
+            requireFile(props.getData(), "ps.worker.train-file", props.getTrainFile());
+            requireFile(props.getData(), "ps.worker.test-file", props.getTestFile());
+        }
+        if (props.getData() == WorkerProperties.DataSource.NPY) {
+            requireFile(props.getData(), "ps.worker.train-file", props.getTrainFile());
+            requireFile(props.getData(), "ps.worker.train-labels-file", props.getTrainLabelsFile());
+            requireFile(props.getData(), "ps.worker.test-file", props.getTestFile());
+            requireFile(props.getData(), "ps.worker.test-labels-file", props.getTestLabelsFile());
         }
         return new DataLoader();
     }
 
-    private static void requireFile(String property, String path) {
+    private static void requireFile(WorkerProperties.DataSource data, String property, String path) {
         if (path.isBlank() || !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path))) {
             throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
-                    property + (path.isBlank() ? " is not set (ps.worker.data=CSV reads it)" : ": no file at "
+                    property + (path.isBlank() ? " is not set (ps.worker.data=" + data + " reads it)" : ": no file at "
                             + java.nio.file.Path.of(path).toAbsolutePath()));
         }
     }

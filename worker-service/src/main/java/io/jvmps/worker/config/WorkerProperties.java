@@ -33,6 +33,10 @@ public class WorkerProperties {
     private String trainFile = "";
     /** Test data file for the file formats (CSV). */
     private String testFile = "";
+    /** NPY: the training labels file (class numbers, one per row of train-file). */
+    private String trainLabelsFile = "";
+    /** NPY: the test labels file. */
+    private String testLabelsFile = "";
     /** Classes in the data; 0: the largest label in the training file + 1. */
     @Min(0)
     private int numClasses = 0;
@@ -185,7 +189,9 @@ public class WorkerProperties {
         /** A seeded synthetic classification set (fast tests). */
         SYNTHETIC,
         /** CSV files {@code train-file} and {@code test-file}: one example per row, see {@code ps.worker.csv.*}. */
-        CSV
+        CSV,
+        /** NumPy {@code .npy} pairs: {@code train-file} + {@code train-labels-file}, {@code test-file} + {@code test-labels-file}. */
+        NPY
     }
 
     public String getDataPath() {
@@ -226,6 +232,22 @@ public class WorkerProperties {
 
     public void setTestFile(String testFile) {
         this.testFile = testFile;
+    }
+
+    public String getTrainLabelsFile() {
+        return trainLabelsFile;
+    }
+
+    public void setTrainLabelsFile(String trainLabelsFile) {
+        this.trainLabelsFile = trainLabelsFile;
+    }
+
+    public String getTestLabelsFile() {
+        return testLabelsFile;
+    }
+
+    public void setTestLabelsFile(String testLabelsFile) {
+        this.testLabelsFile = testLabelsFile;
     }
 
     public int getNumClasses() {

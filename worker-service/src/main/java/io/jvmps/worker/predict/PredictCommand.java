@@ -7,6 +7,7 @@ import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.data.MnistDataset;
 import io.jvmps.worker.data.MnistSplit;
+import io.jvmps.worker.data.NpyFile;
 import io.jvmps.worker.export.ExportManifest;
 import io.jvmps.worker.export.ModelExporter;
 import org.nd4j.autodiff.samediff.SameDiff;
@@ -37,9 +38,10 @@ public final class PredictCommand {
     static final String USAGE = """
             usage: java -jar worker-service-<version>-exec.jar predict --model=PATH [options]
               --model=PATH           an export folder (model.sd + model.json) or a SameDiff model file
-              --data=MNIST|CSV       the data format (default: the export's)
+              --data=MNIST|CSV|NPY   the data format (default: the export's)
               --data-path=DIR        MNIST: the folder of the IDX files (default data/mnist); the test split is read
-              --data-file=FILE       CSV: the file to classify
+              --data-file=FILE       CSV: the file to classify; NPY: the features .npy
+              --labels-file=FILE     NPY: the labels .npy
               --csv.label=COLUMN     CSV: label column, an index from 0 or a header name (default: the export's, else 0)
               --csv.header=BOOL      CSV: whether the first line names the columns (default: the export's, else true)
               --csv.delimiter=C      CSV: the separator (default: the export's, else ,)
@@ -48,7 +50,7 @@ public final class PredictCommand {
               --batch-size=N         examples per forward pass (default 500)
               --output=FILE          also write one line per example: index,predicted,label
             """;
-    private static final Set<String> OPTIONS = Set.of("model", "data", "data-path", "data-file", "csv.label",
+    private static final Set<String> OPTIONS = Set.of("model", "data", "data-path", "data-file", "labels-file", "csv.label",
             "csv.header", "csv.delimiter", "input", "prediction", "batch-size", "output");
 
     private PredictCommand() {
@@ -141,7 +143,7 @@ public final class PredictCommand {
     private static Examples data(Map<String, String> options, ExportManifest manifest) {
         String format = option(options, "data", manifest == null ? null : manifest.data(), null);
         if (format == null) {
-            throw new IllegalArgumentException("--data is missing (MNIST or CSV) and the model has no model.json");
+            throw new IllegalArgumentException("--data is missing (MNIST, CSV or NPY) and the model has no model.json");
         }
         switch (format.toUpperCase(Locale.ROOT)) {
             case "MNIST" -> {
@@ -159,7 +161,11 @@ public final class PredictCommand {
                 int classes = manifest == null ? 0 : manifest.numClasses();
                 return CsvFile.open(Path.of(require(options, "data-file")), csv, classes);
             }
-            default -> throw new IllegalArgumentException("--data=" + format + " is not one of MNIST, CSV");
+            case "NPY" -> {
+                return NpyFile.open(Path.of(require(options, "data-file")), Path.of(require(options, "labels-file")),
+                        manifest == null ? 0 : manifest.numClasses());
+            }
+            default -> throw new IllegalArgumentException("--data=" + format + " is not one of MNIST, CSV, NPY");
         }
     }
 

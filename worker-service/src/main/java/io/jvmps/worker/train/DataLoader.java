@@ -5,6 +5,7 @@ import io.jvmps.worker.data.CsvFile;
 import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.data.MnistDataset;
 import io.jvmps.worker.data.MnistSplit;
+import io.jvmps.worker.data.NpyFile;
 import io.jvmps.worker.data.SyntheticData;
 
 import java.nio.file.Path;
@@ -38,6 +39,12 @@ public class DataLoader {
                 CsvFile train = CsvFile.open(Path.of(props.getTrainFile()), props.getCsv().format(),
                         props.getNumClasses());
                 yield new Loaded(train, CsvFile.open(Path.of(props.getTestFile()), props.getCsv().format(),
+                        train.numClasses()));
+            }
+            case NPY -> {
+                NpyFile train = NpyFile.open(Path.of(props.getTrainFile()), Path.of(props.getTrainLabelsFile()),
+                        props.getNumClasses());
+                yield new Loaded(train, NpyFile.open(Path.of(props.getTestFile()), Path.of(props.getTestLabelsFile()),
                         train.numClasses()));
             }
             case SYNTHETIC -> {

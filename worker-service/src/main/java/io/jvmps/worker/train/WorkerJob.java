@@ -179,7 +179,7 @@ public class WorkerJob {
                 state.phase(TrainingState.Phase.EVALUATING);
                 evaluate(model, data.test(), reg, workers, summary);
                 exporter.export(reg.rank(), model, pushed);
-                exportModel(model, data.test(), semantics, reg.rank(), workers, connections.size(), summary);
+                exportModel(model, client, data.test(), semantics, reg.rank(), workers, connections.size(), summary);
             }
             state.phase(TrainingState.Phase.FINISHED);
             return 0;
@@ -318,13 +318,17 @@ public class WorkerJob {
     }
 
     /**
-     * Rank 0 writes the trained model to {@code ps.worker.export-dir} (when set): every worker holds the
-     * servers' final values after its last pull, and in SYNC they are the same on every worker.
+     * Rank 0 writes the trained model to {@code ps.worker.export-dir} (when set). In SYNC its last pull holds
+     * the servers' final values; in ASYNC, SSP and GEO other workers may still push after it, so it first
+     * waits until every worker has reported its result and then pulls the servers' values once more.
      */
-    private void exportModel(TrainableModel model, Examples test, ServerDescription semantics, int rank,
-                             int workers, int servers, TrainingSummary summary) {
+    private void exportModel(TrainableModel model, PsClient client, Examples test, ServerDescription semantics,
+                             int rank, int workers, int servers, TrainingSummary summary) {
         if (rank != 0 || props.getExportDir().isBlank()) {
             return;
+        }
+        if (semantics.mode() != io.jvmps.common.protocol.ConsistencyMode.SYNC) {
+            pullFinalValues(model, client);
         }
         boolean csv = props.getData() == WorkerProperties.DataSource.CSV;
         io.jvmps.worker.export.ExportManifest manifest = new io.jvmps.worker.export.ExportManifest(null, null,
@@ -334,6 +338,23 @@ public class WorkerJob {
                 summary.steps(), 0, 0, Double.NaN, null);
         new io.jvmps.worker.export.ModelExporter(java.nio.file.Path.of(props.getExportDir()), clock)
                 .export(model, test, props.getEvalBatchSize(), manifest);
+    }
+
+    private void pullFinalValues(TrainableModel model, PsClient client) {
+        java.time.Duration timeout = props.getServerWaitTimeout();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String state = session.client().job().state();
+        while (!"FINISHED".equals(state) && System.nanoTime() - deadline < 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(java.time.Duration.ofMillis(200).toNanos());
+            state = session.client().job().state();
+        }
+        if (!"FINISHED".equals(state)) {
+            log.warn("Exporting this worker's own last values: the job is {} after waiting {} "
+                    + "(ps.worker.server-wait-timeout) for every worker's result", state, timeout);
+            return;
+        }
+        new ModelParameters(model).pullIntoModel(client, 0);
+        log.info("Every worker has finished; pulled the servers' final values for the export");
     }
 
     private void evaluate(TrainableModel model, Examples test, RegisterResponse reg, int workers,
