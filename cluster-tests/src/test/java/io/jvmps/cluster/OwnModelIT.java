@@ -44,8 +44,9 @@ class OwnModelIT {
                         "--ps.worker.graph.loss=xent", "--ps.worker.graph.prediction=class_probs",
                         "--ps.worker.data=CSV", "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test,
                         "--ps.worker.csv.label=digit", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
-                        "--ps.worker.export-dir=" + export);
+                        "--ps.worker.export-dir=" + export, "--ps.worker.step-delay=25ms");
             }
+            exportWhileTraining(cluster, workers, export);
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.name() + "\n" + worker.tail()).isZero();
             }
@@ -69,6 +70,38 @@ class OwnModelIT {
             List<String> lines = Files.readAllLines(files.resolve("predictions.csv"));
             assertThat(lines).hasSize(1001);
         }
+    }
+
+    /** Rank 1 refuses; rank 0 writes {@code step-<N>/} at the end of a step while the job runs. */
+    private static void exportWhileTraining(LocalCluster cluster, NodeProcess[] workers, Path export) throws Exception {
+        Pattern rank = Pattern.compile("registered as \\S+ with rank (\\d)");
+        int[] ports = new int[WORKERS];
+        for (NodeProcess worker : workers) {
+            int r = Integer.parseInt(worker.awaitLog(rank, Duration.ofMinutes(2)).group(1));
+            ports[r] = Integer.parseInt(worker.awaitLog(Pattern.compile("Netty started on port (\\d+)"),
+                    Duration.ofMinutes(2)).group(1));
+        }
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.util.function.IntFunction<java.net.http.HttpResponse<String>> post = port -> {
+            try {
+                return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
+                                + "/api/v1/export")).header("Authorization", "Bearer " + cluster.secret())
+                        .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        java.net.http.HttpResponse<String> refused = post.apply(ports[1]);
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+        assertThat(refused.body()).contains("\"code\":\"NOT_READY\"").contains("cannot export now");
+        java.net.http.HttpResponse<String> written = NodeProcess.poll("an export from rank 0 while it trains",
+                Duration.ofMinutes(2), () -> java.util.Optional.of(post.apply(ports[0])).filter(r -> r.statusCode() == 200));
+        Matcher steps = Pattern.compile("\"steps\":(\\d+)").matcher(written.body());
+        assertThat(steps.find()).as(written.body()).isTrue();
+        assertThat(written.body()).contains("\"testExamples\":1000").contains("\"mode\":\"SYNC\"");
+        assertThat(export.resolve("step-" + steps.group(1)).resolve("model.sd")).isRegularFile();
+        assertThat(export.resolve("step-" + steps.group(1)).resolve("model.json")).isRegularFile();
     }
 
     @Test

@@ -75,6 +75,12 @@ public class WorkerConfiguration {
                         WorkerConfiguration.class.getClassLoader()));
     }
 
+    /** Exports asked for over REST while the job runs, served by the training thread. */
+    @Bean
+    io.jvmps.worker.export.ExportRequests exportRequests() {
+        return new io.jvmps.worker.export.ExportRequests();
+    }
+
     @Bean
     AllReduceMailbox allReduceMailbox() {
         return new AllReduceMailbox();
@@ -95,9 +101,9 @@ public class WorkerConfiguration {
     WorkerJob workerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
                         TrainingState state, Clock clock, Placement placement, WorkerRSocketPort rsocketPort,
                         LocalSyncFactory localSync, TrainingMeters meters, ClusterSecret secret,
-                        TcpClients tcp, ModelProvider models) {
+                        TcpClients tcp, ModelProvider models, io.jvmps.worker.export.ExportRequests exports) {
         return new WorkerJob(props, session, connections(requesters, secret, props), state, dataLoader(props), clock, placement, rsocketPort,
-                localSync, meters, tcp, models);
+                localSync, meters, tcp, models, exports);
     }
 
     /**

@@ -26,9 +26,17 @@ final class StepReporter {
     private long lastStepNanos = System.nanoTime();
     private long windowStart;
     private long windowSamples;
+    private final java.util.function.LongConsumer stepEnd;
 
     StepReporter(TrainingState state, ProgressReporter progress, PsClient client, String nodeId, Clock clock,
                  int logInterval, TrainingMeters meters) {
+        this(state, progress, client, nodeId, clock, logInterval, meters, global -> { });
+    }
+
+    /** @param stepEnd runs on the training thread after every step, with the steps done (e.g. a requested export) */
+    StepReporter(TrainingState state, ProgressReporter progress, PsClient client, String nodeId, Clock clock,
+                 int logInterval, TrainingMeters meters, java.util.function.LongConsumer stepEnd) {
+        this.stepEnd = stepEnd;
         this.meters = meters;
         this.state = state;
         this.progress = progress;
@@ -55,8 +63,9 @@ final class StepReporter {
     void stepDone(int epoch, int step, long global, long total, double loss, int samples) {
         long now = System.nanoTime();
         meters.step(now - lastStepNanos, loss, samples);
-        lastStepNanos = now;
         windowSamples += samples;
+        stepEnd.accept(global);
+        lastStepNanos = System.nanoTime();
         if (step != 0 && (step + 1) % logInterval != 0 && global != total) {
             return;
         }

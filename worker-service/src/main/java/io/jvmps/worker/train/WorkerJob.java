@@ -52,6 +52,7 @@ public class WorkerJob {
     private final TrainingMeters meters;
     private final io.jvmps.worker.client.TcpClients tcp;
     private final io.jvmps.worker.model.ModelProvider models;
+    private final io.jvmps.worker.export.ExportRequests exports;
 
     /**
      * @param placement   which parameters the servers manage (the rest are worker-local)
@@ -61,7 +62,9 @@ public class WorkerJob {
     public WorkerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
                      TrainingState state, DataLoader dataLoader, Clock clock, Placement placement,
                      WorkerRSocketPort rsocketPort, LocalSyncFactory localSync, TrainingMeters meters,
-                     io.jvmps.worker.client.TcpClients tcp, io.jvmps.worker.model.ModelProvider models) {
+                     io.jvmps.worker.client.TcpClients tcp, io.jvmps.worker.model.ModelProvider models,
+                     io.jvmps.worker.export.ExportRequests exports) {
+        this.exports = exports;
         this.tcp = tcp;
         this.models = models;
         this.meters = meters;
@@ -158,8 +161,10 @@ public class WorkerJob {
                 TrainingSummary summary;
                 while (true) {
                     try {
+                        java.util.function.LongConsumer stepEnd = exportAtStepEnd(model, data.test(), semantics,
+                                reg.rank(), workers, connections.size());
                         summary = trainFrom(start, client, model, data.train(), semantics, reg, workers, progress,
-                                leased, pushed);
+                                leased, pushed, stepEnd);
                         break;
                     } catch (PsException e) {
                         if (!recovery.recovers(e)) {
@@ -198,16 +203,27 @@ public class WorkerJob {
     /** @param leased the dynamic schedule (kept across recoveries), or null for this rank's static shard */
     private TrainingSummary trainFrom(long start, PsClient client, TrainableModel model, Examples train,
                                       ServerDescription semantics, RegisterResponse reg, int workers,
-                                      ProgressReporter progress, DynamicSchedule leased, PushedGradients pushed) {
+                                      ProgressReporter progress, DynamicSchedule leased, PushedGradients pushed,
+                                      java.util.function.LongConsumer stepEnd) {
         LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
                 props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
         StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
-                props.getLogInterval(), meters);
+                props.getLogInterval(), meters, stepEnd);
         try (LocalParameterSync sync = localSync.create(model, semantics, session.client(), reg.rank(), workers)) {
             TrainingLoop loop = TrainingLoops.create(semantics, model, client, train, settings, reg.rank(), reporter,
                     sync, leased == null ? null : leased.plan(start), pushed);
             state.phase(TrainingState.Phase.TRAINING);
-            TrainingSummary summary = loop.run();
+            if (reg.rank() == 0 && !props.getExportDir().isBlank()) {
+                exports.open();
+            }
+            TrainingSummary summary;
+            try {
+                summary = loop.run();
+            } finally {
+                exports.close(reg.rank() != 0 ? "this worker has rank " + reg.rank() + "; rank 0 exports"
+                        : props.getExportDir().isBlank() ? "ps.worker.export-dir is not set"
+                        : "training has ended; the final model is written to " + props.getExportDir());
+            }
             if (sync != LocalParameterSync.NONE) {
                 log.info("Hybrid mode: {}", sync.describe());
             }
@@ -330,14 +346,34 @@ public class WorkerJob {
         if (semantics.mode() != io.jvmps.common.protocol.ConsistencyMode.SYNC) {
             pullFinalValues(model, client);
         }
-        boolean csv = props.getData() == WorkerProperties.DataSource.CSV;
-        io.jvmps.worker.export.ExportManifest manifest = new io.jvmps.worker.export.ExportManifest(null, null,
-                props.getModel(), props.getGraph().names(), 0, 0, props.getData().name(),
-                csv ? props.getCsv().getLabel() : null, csv ? props.getCsv().isHeader() : null,
-                csv ? props.getCsv().getDelimiter() : null, semantics.mode().name(), workers, servers,
-                summary.steps(), 0, 0, Double.NaN, null);
         new io.jvmps.worker.export.ModelExporter(java.nio.file.Path.of(props.getExportDir()), clock)
-                .export(model, test, props.getEvalBatchSize(), manifest);
+                .export(model, test, props.getEvalBatchSize(), manifest(semantics, workers, servers, summary.steps()));
+    }
+
+    /**
+     * What runs after every step: on rank 0 with an export folder, an export asked for over REST, written to
+     * {@code <export-dir>/step-<N>/} with the values this step computed its gradients with.
+     */
+    private java.util.function.LongConsumer exportAtStepEnd(TrainableModel model, Examples test,
+                                                            ServerDescription semantics, int rank, int workers,
+                                                            int servers) {
+        if (rank != 0 || props.getExportDir().isBlank()) {
+            exports.close(rank != 0 ? "this worker has rank " + rank + "; rank 0 exports"
+                    : "ps.worker.export-dir is not set");
+            return global -> { };
+        }
+        return global -> exports.serve(() -> new io.jvmps.worker.export.ModelExporter(
+                java.nio.file.Path.of(props.getExportDir(), "step-" + global), clock)
+                .export(model, test, props.getEvalBatchSize(), manifest(semantics, workers, servers, global)));
+    }
+
+    private io.jvmps.worker.export.ExportManifest manifest(ServerDescription semantics, int workers, int servers,
+                                                          long steps) {
+        boolean csv = props.getData() == WorkerProperties.DataSource.CSV;
+        return new io.jvmps.worker.export.ExportManifest(null, null, props.getModel(), props.getGraph().names(), 0, 0,
+                props.getData().name(), csv ? props.getCsv().getLabel() : null, csv ? props.getCsv().isHeader() : null,
+                csv ? props.getCsv().getDelimiter() : null, semantics.mode().name(), workers, servers, steps, 0, 0,
+                Double.NaN, null);
     }
 
     private void pullFinalValues(TrainableModel model, PsClient client) {
