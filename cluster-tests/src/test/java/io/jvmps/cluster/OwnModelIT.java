@@ -39,12 +39,10 @@ class OwnModelIT {
             }
             NodeProcess[] workers = new NodeProcess[WORKERS];
             for (int w = 0; w < WORKERS; w++) {
-                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, "--ps.worker.model=" + model,
-                        "--ps.worker.graph.input=pixels", "--ps.worker.graph.label=digit",
-                        "--ps.worker.graph.loss=xent", "--ps.worker.graph.prediction=class_probs",
-                        "--ps.worker.data=CSV", "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test,
-                        "--ps.worker.csv.label=digit", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
-                        "--ps.worker.export-dir=" + export, "--ps.worker.step-delay=25ms");
+                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, withGraph(model, "--ps.worker.data=CSV",
+                        "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test, "--ps.worker.csv.label=digit",
+                        "--ps.worker.batch-size=32", "--ps.worker.epochs=2", "--ps.worker.export-dir=" + export,
+                        "--ps.worker.step-delay=25ms"));
             }
             exportWhileTraining(cluster, workers, export);
             for (NodeProcess worker : workers) {
@@ -70,6 +68,15 @@ class OwnModelIT {
             List<String> lines = Files.readAllLines(files.resolve("predictions.csv"));
             assertThat(lines).hasSize(1001);
         }
+    }
+
+    /** @return the arguments naming {@link UserModelFiles#pixelMlp}'s file and variables, then {@code more} */
+    private static String[] withGraph(Path model, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("--ps.worker.model=" + model,
+                "--ps.worker.graph.input=pixels", "--ps.worker.graph.label=digit", "--ps.worker.graph.loss=xent",
+                "--ps.worker.graph.prediction=class_probs"));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
     }
 
     /** Rank 1 refuses; rank 0 writes {@code step-<N>/} at the end of a step while the job runs. */
@@ -119,14 +126,12 @@ class OwnModelIT {
             }
             NodeProcess[] workers = new NodeProcess[WORKERS];
             for (int w = 0; w < WORKERS; w++) {
-                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, "--ps.worker.model=" + model,
-                        "--ps.worker.graph.input=pixels", "--ps.worker.graph.label=digit",
-                        "--ps.worker.graph.loss=xent", "--ps.worker.graph.prediction=class_probs",
-                        "--ps.worker.data=NPY", "--ps.worker.train-file=" + train,
-                        "--ps.worker.train-labels-file=" + files.resolve("train-y.npy"), "--ps.worker.test-file=" + test,
+                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, withGraph(model, "--ps.worker.data=NPY",
+                        "--ps.worker.train-file=" + train, "--ps.worker.train-labels-file=" + files.resolve("train-y.npy"),
+                        "--ps.worker.test-file=" + test,
                         "--ps.worker.test-labels-file=" + files.resolve("test-y.npy"), "--ps.worker.sharding=DYNAMIC",
                         "--ps.worker.data-partitions=8", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
-                        "--ps.worker.export-dir=" + export);
+                        "--ps.worker.export-dir=" + export));
             }
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.name() + "\n" + worker.tail()).isZero();
@@ -178,10 +183,8 @@ class OwnModelIT {
             lines.set(17, lines.get(17).replaceFirst("^[0-9]+,", "x7,"));
             Files.write(train, lines);
             cluster.startScheduler(1, 1);
-            NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.model=" + model,
-                    "--ps.worker.graph.input=pixels", "--ps.worker.graph.label=digit", "--ps.worker.graph.loss=xent",
-                    "--ps.worker.graph.prediction=class_probs", "--ps.worker.data=CSV",
-                    "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + train, "--ps.worker.csv.label=digit");
+            NodeProcess worker = cluster.startWorker(0, 1, 1, withGraph(model, "--ps.worker.data=CSV",
+                    "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + train, "--ps.worker.csv.label=digit"));
             assertThat(worker.awaitExit(Duration.ofMinutes(2))).as(worker.tail()).isNotZero();
             assertThat(worker.logText()).contains("Worker failed: [INVALID_ARGUMENT] " + train + " line 18: column 0 "
                     + "'x7' is not a number");

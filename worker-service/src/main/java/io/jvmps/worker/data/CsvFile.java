@@ -14,7 +14,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -116,12 +115,7 @@ public final class CsvFile implements Examples {
     public LabeledData gather(int[] indices) {
         float[] x = new float[indices.length * features];
         float[] y = new float[indices.length * classes];
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            long now = channel.size();
-            if (now != length) {
-                throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " changed while the job reads it (it had "
-                        + length + " bytes, now " + now + ")");
-            }
+        try (FileChannel channel = FileReads.openUnchanged(file, length)) {
             ByteBuffer buffer = ByteBuffer.allocate(4096);
             for (int r = 0; r < indices.length; r++) {
                 int row = indices[r];
@@ -134,9 +128,7 @@ public final class CsvFile implements Examples {
                     buffer = ByteBuffer.allocate(span);
                 }
                 buffer.clear().limit(span);
-                while (buffer.hasRemaining() && channel.read(buffer, start + buffer.position()) >= 0) {
-                    // positional reads until the row's bytes are in
-                }
+                FileReads.fill(channel, buffer, start);
                 byte[] bytes = buffer.array();
                 int end = 0;
                 while (end < buffer.position() && bytes[end] != '\n') {

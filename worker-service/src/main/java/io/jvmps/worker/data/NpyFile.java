@@ -116,21 +116,14 @@ public final class NpyFile implements Examples {
         float[] y = new float[indices.length * classes];
         int rowBytes = width * header.type().bytes();
         ByteBuffer row = ByteBuffer.allocate(rowBytes).order(ByteOrder.LITTLE_ENDIAN);
-        try (FileChannel channel = FileChannel.open(features, StandardOpenOption.READ)) {
-            if (channel.size() != length) {
-                throw bad(features, "changed while the job reads it (it had " + length + " bytes, now "
-                        + channel.size() + ")");
-            }
+        try (FileChannel channel = FileReads.openUnchanged(features, length)) {
             for (int r = 0; r < indices.length; r++) {
                 int i = indices[r];
                 if (i < 0 || i >= labels.length) {
                     throw new IndexOutOfBoundsException("row index " + i + " is outside [0, " + labels.length + ")");
                 }
                 row.clear();
-                long at = header.dataOffset() + (long) i * rowBytes;
-                while (row.hasRemaining() && channel.read(row, at + row.position()) >= 0) {
-                    // positional reads until the row is in
-                }
+                FileReads.fill(channel, row, header.dataOffset() + (long) i * rowBytes);
                 row.flip();
                 for (int c = 0; c < width; c++) {
                     x[r * width + c] = (float) header.type().next(row);
@@ -155,9 +148,7 @@ public final class NpyFile implements Examples {
             buffer.clear();
             int want = (int) Math.min(buffer.capacity(), (long) (n - i) * header.type().bytes());
             buffer.limit(want);
-            while (buffer.hasRemaining() && channel.read(buffer, at + buffer.position()) >= 0) {
-                // fill
-            }
+            FileReads.fill(channel, buffer, at);
             buffer.flip();
             at += want;
             while (buffer.remaining() >= header.type().bytes()) {
@@ -187,9 +178,7 @@ public final class NpyFile implements Examples {
         while (index < elements) {
             buffer.clear();
             buffer.limit((int) Math.min(buffer.capacity(), (elements - index) * type.bytes()));
-            while (buffer.hasRemaining() && channel.read(buffer, at + buffer.position()) >= 0) {
-                // fill
-            }
+            FileReads.fill(channel, buffer, at);
             buffer.flip();
             at += buffer.limit();
             while (buffer.remaining() >= type.bytes()) {
