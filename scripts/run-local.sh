@@ -253,7 +253,10 @@ extra_worker_args=("--ps.worker.data-path=$data_dir")
 has_worker_arg ps.worker.epochs || extra_worker_args+=("--ps.worker.epochs=$epochs")
 has_worker_arg ps.worker.batch-size || extra_worker_args+=("--ps.worker.batch-size=$batch")
 model_dir="$PS_REPO_ROOT/run/model"
-has_worker_arg ps.worker.export-dir || extra_worker_args+=("--ps.worker.export-dir=$model_dir")
+if ! has_worker_arg ps.worker.export-dir; then
+    extra_worker_args+=("--ps.worker.export-dir=$model_dir")
+    rm -f "$model_dir/model.sd" "$model_dir/model.json" # a model in run/model is this run's, never an older one
+fi
 server_args=()
 if [[ -n "${PS_SERVER_ARGS+set}" ]]; then
     read -r -a server_args <<<"$PS_SERVER_ARGS"
