@@ -213,15 +213,15 @@ public class WorkerJob {
             TrainingLoop loop = TrainingLoops.create(semantics, model, client, train, settings, reg.rank(), reporter,
                     sync, leased == null ? null : leased.plan(start), pushed);
             state.phase(TrainingState.Phase.TRAINING);
-            if (reg.rank() == 0 && !props.getExportDir().isBlank()) {
+            String refusal = exportRefusal(reg.rank());
+            if (refusal == null) {
                 exports.open();
             }
             TrainingSummary summary;
             try {
                 summary = loop.run();
             } finally {
-                exports.close(reg.rank() != 0 ? "this worker has rank " + reg.rank() + "; rank 0 exports"
-                        : props.getExportDir().isBlank() ? "ps.worker.export-dir is not set"
+                exports.close(refusal != null ? refusal
                         : "training has ended; the final model is written to " + props.getExportDir());
             }
             if (sync != LocalParameterSync.NONE) {
@@ -357,14 +357,20 @@ public class WorkerJob {
     private java.util.function.LongConsumer exportAtStepEnd(TrainableModel model, Examples test,
                                                             ServerDescription semantics, int rank, int workers,
                                                             int servers) {
-        if (rank != 0 || props.getExportDir().isBlank()) {
-            exports.close(rank != 0 ? "this worker has rank " + rank + "; rank 0 exports"
-                    : "ps.worker.export-dir is not set");
+        String refusal = exportRefusal(rank);
+        if (refusal != null) {
+            exports.close(refusal);
             return global -> { };
         }
         return global -> exports.serve(() -> new io.jvmps.worker.export.ModelExporter(
                 java.nio.file.Path.of(props.getExportDir(), "step-" + global), clock)
                 .export(model, test, props.getEvalBatchSize(), manifest(semantics, workers, servers, global)));
+    }
+
+    /** @return why this worker cannot export while training, or null when it can (rank 0 with an export folder) */
+    private String exportRefusal(int rank) {
+        return rank != 0 ? "this worker has rank " + rank + "; rank 0 exports"
+                : props.getExportDir().isBlank() ? "ps.worker.export-dir is not set" : null;
     }
 
     private io.jvmps.worker.export.ExportManifest manifest(ServerDescription semantics, int workers, int servers,
