@@ -86,7 +86,7 @@ for (const d of docs) {
 }
 
 // --- 3. against the applications ----------------------------------------------------------------
-const readme = readFileSync(join(repo, "README.md"), "utf8");
+const readme = readFileSync(join(repo, "docs", "configuration.md"), "utf8");
 const documentedEnv = new Set([...readme.matchAll(/^\| `[^`]+` \| ([^|]*) \|/gm)]
   .flatMap((m) => [...m[1].matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((x) => x[1])));
 const podEnv = new Set(["JAVA_OPTS", "OMP_NUM_THREADS", "POD_NAME"]);
@@ -102,7 +102,7 @@ const named = (kind, name) => byKind(kind).find((d) => d.doc.metadata?.name === 
 const config = {};
 for (const d of byKind("ConfigMap")) Object.assign(config, d.doc.data ?? {});
 for (const key of Object.keys(config)) {
-  if (!documentedEnv.has(key)) problem(`ConfigMap key ${key}`, "not an environment variable the services read (README configuration table)");
+  if (!documentedEnv.has(key)) problem(`ConfigMap key ${key}`, "not an environment variable the services read (docs/configuration.md)");
 }
 
 const workloads = docs.filter((d) => ["Deployment", "StatefulSet", "Job"].includes(d.doc.kind));
