@@ -6,8 +6,8 @@ import io.jvmps.common.cluster.NodeState;
 import io.jvmps.common.codec.TensorChunker;
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.common.sharding.ShardMap;
-import io.jvmps.worker.client.PsClient;
-import io.jvmps.worker.client.ServerConnections;
+import io.jvmps.client.data.DenseClient;
+import io.jvmps.client.transport.ServerConnections;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A server's memory for N dense float parameters with ADAM (issue 14: at most 1.15 x 12N bytes, no growth over
- * 1,000 pushes). One real server process (sync, one worker: this JVM's {@link PsClient}) holds one tensor of
+ * 1,000 pushes). One real server process (sync, one worker: this JVM's {@link DenseClient}) holds one tensor of
  * {@code -Dmemory.params} floats (default 100M, 400 MB). Its heap is fixed and touched up front
  * ({@code -Xms = -Xmx}, {@code AlwaysPreTouch}), so what its resident set grows by after start-up is native
  * memory: values, optimizer state, receive buffers, network buffers. Reads {@code VmRSS} from
@@ -55,9 +55,10 @@ class DenseMemoryBenchmark {
             long pid = server.process().pid();
             long started = residentBytes(pid);
             NodeInfo node = new NodeInfo("bench", NodeRole.SERVER, 0, "127.0.0.1", port, 0, NodeState.ALIVE, 0);
-            try (ServerConnections connections = new ServerConnections(TransportBenchmark.requesters(cluster), List.of(node))) {
+            try (ServerConnections connections = new ServerConnections(List.of(node),
+                    TransportBenchmark.connectionSettings(cluster))) {
                 ShardMap map = ShardMap.compute(List.of(new ParamSpec("big", new long[] {PARAMS})), 1);
-                PsClient client = new PsClient(connections, map, 0, Duration.ofMinutes(5), TensorChunker.DEFAULT_CHUNK_BYTES);
+                DenseClient client = new DenseClient(connections, map, 0, Duration.ofMinutes(5), TensorChunker.DEFAULT_CHUNK_BYTES);
                 INDArray[] tensor = {Nd4j.rand(DataType.FLOAT, PARAMS).subi(0.5)};
                 client.init(tensor);
                 record("after init", residentBytes(pid) - started);

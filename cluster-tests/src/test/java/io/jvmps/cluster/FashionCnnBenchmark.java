@@ -8,7 +8,7 @@ import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.data.MnistDataset;
 import io.jvmps.worker.data.MnistSplit;
 import io.jvmps.worker.model.FileModel;
-import io.jvmps.worker.model.GraphNames;
+import io.jvmps.client.train.GraphNames;
 import io.jvmps.worker.model.baseline.LocalOptimizer;
 import io.jvmps.worker.model.baseline.LocalSgdTrainer;
 import org.junit.jupiter.api.Tag;

@@ -7,7 +7,7 @@ import io.jvmps.worker.data.EpochBatches;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.data.SyntheticData;
 import io.jvmps.worker.model.ModelType;
-import io.jvmps.worker.model.StepResult;
+import io.jvmps.client.train.StepResult;
 import io.jvmps.worker.model.TrainableModel;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;

@@ -9,9 +9,9 @@ import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.common.sparse.SparseTableSpec;
 import io.jvmps.common.sparse.UpdateKind;
-import io.jvmps.worker.client.PsClient;
-import io.jvmps.worker.client.ServerConnections;
-import io.jvmps.worker.client.SparseClient;
+import io.jvmps.client.data.DenseClient;
+import io.jvmps.client.transport.ServerConnections;
+import io.jvmps.client.data.SparseClient;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -19,7 +19,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
-import org.springframework.messaging.rsocket.RSocketRequester;
+import io.jvmps.client.control.ControlClient;
+import io.jvmps.client.transport.ConnectionSettings;
 import org.springframework.messaging.rsocket.RSocketStrategies;
 import org.springframework.util.MimeType;
 import org.springframework.util.MimeTypeUtils;
@@ -48,6 +49,8 @@ class SparseBenchmark {
     private static final int DIM = 64;
     private static final int ROWS = 4096;
     private static final int ROUNDS = 300;
+    /** Declares the tables, on the connections of the run. */
+    private ControlClient control;
     private static final int MEMORY_ROWS = 400_000;
 
     @Test
@@ -68,8 +71,10 @@ class SparseBenchmark {
                 httpPorts.add(Integer.parseInt(http.group(1)));
                 nodes.add(new NodeInfo("bench-" + s, NodeRole.SERVER, s, "127.0.0.1", ports[s], 0, NodeState.ALIVE, 0));
             }
-            try (ServerConnections connections = new ServerConnections(requesters(cluster.secret()), nodes)) {
+            try (ServerConnections connections = new ServerConnections(nodes,
+                    ConnectionSettings.plain(ClusterSecret.of(cluster.secret())))) {
                 SparseClient sparse = new SparseClient(connections, 0, Duration.ofMinutes(2), 1 << 20);
+                control = new ControlClient(connections, 0, Duration.ofMinutes(2));
                 memory(sparse, servers, httpPorts);
                 latency(connections, sparse);
                 smallRequestCpu(sparse, servers);
@@ -78,7 +83,7 @@ class SparseBenchmark {
     }
 
     private void latency(ServerConnections connections, SparseClient sparse) throws IOException {
-        sparse.declare(new SparseTableSpec("bench64", DIM, 1, 0.01f, "SGD"));
+        control.declareSparse(new SparseTableSpec("bench64", DIM, 1, 0.01f, "SGD"));
         int existing = 200_000;
         for (int from = 0; from < existing; from += ROWS) {
             long[] ids = new long[ROWS];
@@ -99,7 +104,7 @@ class SparseBenchmark {
             }
         }
         ShardMap map = ShardMap.compute(List.of(new ParamSpec("dense1m", new long[] {ROWS * DIM})), 2);
-        PsClient dense = new PsClient(connections, map, 0, Duration.ofMinutes(2), TensorChunker.DEFAULT_CHUNK_BYTES);
+        DenseClient dense = new DenseClient(connections, map, 0, Duration.ofMinutes(2), TensorChunker.DEFAULT_CHUNK_BYTES);
         dense.init(new INDArray[] {Nd4j.rand(DataType.FLOAT, ROWS * DIM)});
         INDArray[] into = {Nd4j.create(DataType.FLOAT, ROWS * DIM)};
         double[] denseMillis = new double[ROUNDS];
@@ -128,7 +133,7 @@ class SparseBenchmark {
         int dim = 8;
         int rows = 256;
         int rounds = Integer.getInteger("sparse.cpu-rounds", 2000);
-        sparse.declare(new SparseTableSpec("ctr8", dim, 3, 0.01f, "SGD"));
+        control.declareSparse(new SparseTableSpec("ctr8", dim, 3, 0.01f, "SGD"));
         SplittableRandom random = new SplittableRandom(5);
         float[] out = new float[rows * dim];
         float[] gradient = new float[rows * dim];
@@ -158,7 +163,7 @@ class SparseBenchmark {
     }
 
     private void memory(SparseClient sparse, List<NodeProcess> servers, List<Integer> httpPorts) throws Exception {
-        sparse.declare(new SparseTableSpec("adam64", DIM, 2, 0.01f, "ADAM"));
+        control.declareSparse(new SparseTableSpec("adam64", DIM, 2, 0.01f, "ADAM"));
         sparse.push("adam64", DIM, 0, UpdateKind.GRADIENT, new long[] {-1, -2}, new float[2 * DIM]);
         long before = heapUsed(servers, httpPorts);
         float[] gradient = new float[ROWS * DIM];
@@ -201,16 +206,6 @@ class SparseBenchmark {
             assertThat(found).as("primitive array lines in the histogram").isPositive();
         }
         return total;
-    }
-
-    private static RSocketRequester.Builder requesters(String secret) {
-        RSocketStrategies strategies = RSocketStrategies.builder()
-                .encoders(e -> e.add(new JacksonJsonEncoder()))
-                .decoders(d -> d.add(new JacksonJsonDecoder()))
-                .build();
-        return RSocketRequester.builder().rsocketStrategies(strategies)
-                .setupMetadata(secret, MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE))
-                .dataMimeType(MimeTypeUtils.APPLICATION_JSON);
     }
 
     private static double percentile(double[] values, double q) {

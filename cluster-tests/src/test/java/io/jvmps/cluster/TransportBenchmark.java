@@ -7,8 +7,8 @@ import io.jvmps.common.codec.TensorChunker;
 import io.jvmps.common.security.ClusterSecret;
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.common.sharding.ShardMap;
-import io.jvmps.worker.client.PsClient;
-import io.jvmps.worker.client.ServerConnections;
+import io.jvmps.client.data.DenseClient;
+import io.jvmps.client.transport.ServerConnections;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -16,7 +16,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
-import org.springframework.messaging.rsocket.RSocketRequester;
+import io.jvmps.client.transport.ConnectionSettings;
 import org.springframework.messaging.rsocket.RSocketStrategies;
 import org.springframework.util.MimeType;
 import org.springframework.util.MimeTypeUtils;
@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Dense push and pull between this JVM (the worker's real {@link PsClient}) and one real server process
+ * Dense push and pull between this JVM (the worker's real {@link DenseClient}) and one real server process
  * (sync mode, one worker), for 4 B and 64 KB (the fixed cost of a request), 1 MB, 10 MB and 40 MB tensors, each run against a raw Java socket echo of
  * the same bytes in the same run ({@link SocketEcho}). The 40 MB case runs with SGD and with ADAM.
  * {@code -Dtransport.runs=N} (default 3) repeats every case with its own baseline; the report gives
@@ -104,13 +104,13 @@ class TransportBenchmark {
                     "--ps.optimizer.threads=" + Integer.getInteger("transport.optimizer-threads", 0));
             server.awaitLog(Pattern.compile("(?i)rsocket.*started|started ServerApplication"), Duration.ofSeconds(90));
             NodeInfo node = new NodeInfo("bench", NodeRole.SERVER, 0, "127.0.0.1", port, 0, NodeState.ALIVE, 0);
-            try (ServerConnections connections = new ServerConnections(requesters(cluster), List.of(node))) {
+            try (ServerConnections connections = new ServerConnections(List.of(node), connectionSettings(cluster))) {
                 List<ParamSpec> specs = new ArrayList<>();
                 for (int p = 0; p < c.shapes().size(); p++) {
                     specs.add(new ParamSpec("tensor" + p, c.shapes().get(p)));
                 }
                 ShardMap map = ShardMap.compute(specs, 1);
-                PsClient client = new PsClient(connections, map, 0, Duration.ofMinutes(2),
+                DenseClient client = new DenseClient(connections, map, 0, Duration.ofMinutes(2),
                         TensorChunker.DEFAULT_CHUNK_BYTES);
                 INDArray[] gradient = arrays(c, true);
                 INDArray[] pulled = arrays(c, false);
@@ -143,7 +143,7 @@ class TransportBenchmark {
                     runs.add(new Timing(BenchmarkReport.median(push), BenchmarkReport.median(pull),
                             BenchmarkReport.median(both), echo));
                 }
-                // CPU per push + pull round of the server and of this JVM (the worker's side: PsClient, its event loop,
+                // CPU per push + pull round of the server and of this JVM (the worker's side: DenseClient, its event loop,
                 // and whatever else this JVM runs meanwhile), every thread of each process, from the kernel's schedstat
                 long pid = server.process().pid();
                 long self = ProcessHandle.current().pid();
@@ -161,17 +161,6 @@ class TransportBenchmark {
                 return runs;
             }
         }
-    }
-
-    /** The worker's connection settings: Spring's default strategies (pooled Netty buffers, zero-copy frames). */
-    static RSocketRequester.Builder requesters(LocalCluster cluster) {
-        RSocketStrategies strategies = RSocketStrategies.builder()
-                .encoders(e -> e.add(new JacksonJsonEncoder()))
-                .decoders(d -> d.add(new JacksonJsonDecoder()))
-                .build();
-        return RSocketRequester.builder().rsocketStrategies(strategies)
-                .setupMetadata(cluster.secret(), MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE))
-                .dataMimeType(MimeTypeUtils.APPLICATION_JSON);
     }
 
     private static INDArray[] arrays(Case c, boolean random) {
@@ -199,5 +188,10 @@ class TransportBenchmark {
 
     private static double median(List<Timing> runs, java.util.function.ToDoubleFunction<Timing> field) {
         return BenchmarkReport.median(runs.stream().mapToDouble(field).toArray());
+    }
+
+    /** The client library's connection settings for a cluster: its secret, plain TCP. */
+    static ConnectionSettings connectionSettings(LocalCluster cluster) {
+        return ConnectionSettings.plain(ClusterSecret.of(cluster.secret()));
     }
 }

@@ -1,6 +1,6 @@
 package io.jvmps.worker.allreduce;
 
-import io.jvmps.worker.client.TcpClients;
+import io.jvmps.client.transport.TcpClients;
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.codec.DType;
 import io.jvmps.common.codec.TensorChunk;

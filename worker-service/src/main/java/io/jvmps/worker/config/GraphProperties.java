@@ -1,6 +1,6 @@
 package io.jvmps.worker.config;
 
-import io.jvmps.worker.model.GraphNames;
+import io.jvmps.client.train.GraphNames;
 import jakarta.validation.constraints.NotBlank;
 
 /**

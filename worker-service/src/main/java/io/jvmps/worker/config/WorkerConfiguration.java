@@ -3,13 +3,13 @@ package io.jvmps.worker.config;
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.security.ClusterSecret;
 import io.jvmps.common.security.ClusterTls;
-import io.jvmps.worker.client.TcpClients;
+import io.jvmps.client.transport.TcpClients;
 import io.jvmps.common.security.SetupSecretInterceptor;
 import org.springframework.boot.rsocket.server.RSocketServerCustomizer;
 import org.springframework.util.MimeType;
 import io.jvmps.worker.allreduce.AllReduceMailbox;
 import io.jvmps.worker.allreduce.WorkerRSocketPort;
-import io.jvmps.worker.cluster.SchedulerSession;
+import io.jvmps.client.control.SchedulerSession;
 import io.jvmps.worker.model.ModelProvider;
 import io.jvmps.worker.model.ModelProviders;
 import io.jvmps.worker.model.Placement;
@@ -49,7 +49,7 @@ public class WorkerConfiguration {
 
     @Bean
     SchedulerSession schedulerSession(SchedulerClient client, ClusterProperties cluster, Clock clock) {
-        return new SchedulerSession(client, cluster, clock);
+        return new SchedulerSession(client, cluster.getNode().getHost(), cluster.getNode().getHeartbeatInterval(), clock);
     }
 
     @Bean
@@ -98,12 +98,16 @@ public class WorkerConfiguration {
     }
 
     @Bean
-    WorkerJob workerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
-                        TrainingState state, Clock clock, Placement placement, WorkerRSocketPort rsocketPort,
-                        LocalSyncFactory localSync, TrainingMeters meters, ClusterSecret secret,
-                        TcpClients tcp, ModelProvider models, io.jvmps.worker.export.ExportRequests exports) {
-        return new WorkerJob(props, session, connections(requesters, secret, props), state, dataLoader(props), clock, placement, rsocketPort,
-                localSync, meters, tcp, models, exports);
+    WorkerJob workerJob(WorkerProperties props, SchedulerSession session, TrainingState state, Clock clock,
+                        Placement placement, WorkerRSocketPort rsocketPort, LocalSyncFactory localSync,
+                        TrainingMeters meters, ClusterSecret secret, TcpClients tcp, ModelProvider models,
+                        io.jvmps.worker.export.ExportRequests exports) {
+        // the servers' connections, made by the client library: the cluster secret, TLS when configured, and
+        // ps.worker.connection-loss-timeout
+        io.jvmps.client.transport.ConnectionSettings servers = new io.jvmps.client.transport.ConnectionSettings(
+                secret, tcp, props.getConnectionLossTimeout());
+        return new WorkerJob(props, session, servers, state, dataLoader(props), clock, placement, rsocketPort,
+                localSync, meters, models, exports);
     }
 
     /**
@@ -156,7 +160,7 @@ public class WorkerConfiguration {
     }
 
     /**
-     * Every connection this worker opens (to servers, to AllReduce peers) presents the cluster secret and
+     * Every connection this worker opens to AllReduce peers presents the cluster secret and
      * counts as lost after {@code ps.worker.connection-loss-timeout} without a frame from the other side
      * (keep-alive frames every fifth of it).
      */

@@ -1,6 +1,6 @@
 package io.jvmps.worker.ctr;
 
-import io.jvmps.worker.client.SparseClient;
+import io.jvmps.client.data.SparseClient;
 
 import java.util.stream.IntStream;
 

@@ -3,7 +3,7 @@ package io.jvmps.worker.ctr;
 import io.jvmps.common.embedding.CacheStats;
 import io.jvmps.common.sparse.DistinctIds;
 import io.jvmps.common.sparse.UpdateKind;
-import io.jvmps.worker.client.SparseClient;
+import io.jvmps.client.data.SparseClient;
 
 /**
  * Lookup without a cache: each step pulls the batch's distinct rows and pushes their summed gradients,

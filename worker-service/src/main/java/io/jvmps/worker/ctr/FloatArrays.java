@@ -1,6 +1,6 @@
 package io.jvmps.worker.ctr;
 
-import io.jvmps.worker.client.Buffers;
+import io.jvmps.client.data.Buffers;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;

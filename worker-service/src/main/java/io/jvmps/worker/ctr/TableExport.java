@@ -2,7 +2,7 @@ package io.jvmps.worker.ctr;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
-import io.jvmps.worker.client.SparseClient;
+import io.jvmps.client.data.SparseClient;
 
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;

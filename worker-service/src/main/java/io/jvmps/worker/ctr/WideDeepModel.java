@@ -1,7 +1,7 @@
 package io.jvmps.worker.ctr;
 
 import io.jvmps.common.sharding.ParamSpec;
-import io.jvmps.worker.model.FreshSessionArrays;
+import io.jvmps.client.train.FreshSessionArrays;
 import io.jvmps.worker.model.InitScheme;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;

@@ -1,6 +1,6 @@
 package io.jvmps.worker.export;
 
-import io.jvmps.worker.model.GraphNames;
+import io.jvmps.client.train.GraphNames;
 
 /**
  * What {@code model.json} says about an exported model ({@code model.sd} beside it): how to feed it,

@@ -1,5 +1,6 @@
 package io.jvmps.worker.model;
 
+import io.jvmps.client.train.GraphNames;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 

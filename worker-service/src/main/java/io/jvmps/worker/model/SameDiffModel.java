@@ -1,12 +1,14 @@
 package io.jvmps.worker.model;
 
+import io.jvmps.client.train.StepResult;
+import io.jvmps.client.train.GraphNames;
+import io.jvmps.client.train.SameDiffGraph;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.ParamSpec;
 import org.nd4j.autodiff.loss.LossReduce;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
-import org.nd4j.autodiff.samediff.api.OutAndGrad;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -29,8 +31,8 @@ import java.util.Random;
  * loss, named by {@link GraphNames}. The built-in models build their graph
  * ({@value #INPUT}, {@value #LABEL}, {@value #PROBABILITIES}, the mean softmax cross-entropy
  * {@value #LOSS}); {@link FileModel} loads one from a file. Gradients come from
- * {@code calculateGradientsAndOutputs} (fresh, batch-averaged arrays), never from {@code sd.fit}.
- * Methods are synchronized: one SameDiff graph serves one call at a time.
+ * {@code calculateGradientsAndOutputs} (fresh, batch-averaged arrays), never from {@code sd.fit}: the
+ * {@link SameDiffGraph} does every pass. Thread-safe (the graph serves one call at a time).
  */
 public abstract class SameDiffModel implements TrainableModel {
     /** Name of the feature placeholder. */
@@ -43,13 +45,8 @@ public abstract class SameDiffModel implements TrainableModel {
     public static final String PROBABILITIES = "probabilities";
 
     private final String modelName;
-    private final int inputSize;
-    private final int numClasses;
     private final Map<String, ParamDef> defs;
-    private final List<ParamSpec> specs;
-    private final List<String> names;
-    private final GraphNames graph;
-    private final SameDiff sd;
+    private final SameDiffGraph graph;
     private volatile Placement placement = Placement.allOnPs();
 
     /**
@@ -63,34 +60,23 @@ public abstract class SameDiffModel implements TrainableModel {
      */
     protected SameDiffModel(String modelName, int inputSize, int numClasses, List<ParamDef> params,
                             GraphDefinition graph) {
-        this(modelName, build(modelName, inputSize, numClasses, params, graph), GraphNames.DEFAULT,
-                params.stream().map(ParamDef::spec).toList(), inputSize, numClasses, params);
+        this(modelName, SameDiffGraph.of(build(modelName, inputSize, numClasses, params, graph), GraphNames.DEFAULT,
+                modelName), params);
     }
 
     /**
-     * Wraps a graph that is already built (its loss variable set and gradient function created).
+     * Wraps a graph that is already checked (see {@link SameDiffGraph#of}).
      *
-     * @param modelName  name used in error messages
-     * @param sd         the graph; this model owns it from now on
-     * @param graph      the names of its input, label, loss and prediction variables
-     * @param specs      its trainable float32 variables, in their fixed order
-     * @param inputSize  features per example
-     * @param numClasses number of classes
+     * @param modelName name used in error messages
+     * @param graph     the graph; this model owns it from now on
      */
-    protected SameDiffModel(String modelName, SameDiff sd, GraphNames graph, List<ParamSpec> specs, int inputSize,
-                            int numClasses) {
-        this(modelName, sd, graph, specs, inputSize, numClasses, List.of());
+    protected SameDiffModel(String modelName, SameDiffGraph graph) {
+        this(modelName, graph, List.of());
     }
 
-    private SameDiffModel(String modelName, SameDiff sd, GraphNames graph, List<ParamSpec> specs, int inputSize,
-                          int numClasses, List<ParamDef> params) {
+    private SameDiffModel(String modelName, SameDiffGraph graph, List<ParamDef> params) {
         this.modelName = modelName;
-        this.inputSize = inputSize;
-        this.numClasses = numClasses;
-        this.sd = sd;
         this.graph = graph;
-        this.specs = List.copyOf(specs);
-        this.names = specs.stream().map(ParamSpec::name).toList();
         Map<String, ParamDef> byName = new LinkedHashMap<>();
         params.forEach(def -> byName.put(def.name(), def));
         this.defs = byName;
@@ -115,8 +101,6 @@ public abstract class SameDiffModel implements TrainableModel {
         SDVariable logits = graph.logits(sd, input, Map.copyOf(vars));
         sd.nn().softmax(PROBABILITIES, logits, 1);
         sd.loss().softmaxCrossEntropy(LOSS, label, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, 0.0);
-        sd.setLossVariables(LOSS);
-        sd.createGradFunction();
         return sd;
     }
 
@@ -132,12 +116,12 @@ public abstract class SameDiffModel implements TrainableModel {
 
     @Override
     public List<ParamSpec> params() {
-        return specs;
+        return graph.params();
     }
 
     @Override
     public void place(Placement placement) {
-        this.placement = placement.check(modelName, specs);
+        this.placement = placement.check(modelName, graph.params());
     }
 
     @Override
@@ -153,7 +137,7 @@ public abstract class SameDiffModel implements TrainableModel {
 
     /** @return the names of the graph's input, label, loss and prediction variables */
     public GraphNames graphNames() {
-        return graph;
+        return graph.names();
     }
 
     /**
@@ -165,10 +149,12 @@ public abstract class SameDiffModel implements TrainableModel {
      * @throws UncheckedIOException when the file cannot be written
      */
     @Override
-    public synchronized void save(Path file) {
+    public void save(Path file) {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            sd.save(tmp.toFile(), false);
+            synchronized (graph) {
+                graph.sameDiff().save(tmp.toFile(), false);
+            }
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the model to " + file, e);
@@ -185,94 +171,44 @@ public abstract class SameDiffModel implements TrainableModel {
     }
 
     @Override
-    public synchronized void setParam(String name, INDArray value) {
-        ParamSpec spec = spec(name);
-        if (value.length() != spec.elements()) {
-            throw new PsException(ErrorCode.SHAPE_MISMATCH, modelName + " parameter " + spec + " has "
-                    + spec.elements() + " elements, got an array of shape " + Arrays.toString(value.shape()));
-        }
-        INDArray shaped = Arrays.equals(value.shape(), spec.shape()) ? value : value.reshape('c', spec.shape());
-        sd.getVariable(name).getArr().assign(shaped);
+    public void setParam(String name, INDArray value) {
+        graph.setParam(name, value);
     }
 
     @Override
-    public synchronized INDArray param(String name) {
-        spec(name);
-        return sd.getVariable(name).getArr().dup();
+    public INDArray param(String name) {
+        return graph.param(name);
     }
 
     @Override
-    public synchronized StepResult gradients(INDArray features, INDArray labels) {
-        Map<String, INDArray> placeholders = placeholders(features, labels);
-        FreshSessionArrays.apply(sd);
-        OutAndGrad result = sd.calculateGradientsAndOutputs(placeholders, List.of(graph.loss()), names);
-        Map<String, INDArray> gradients = new LinkedHashMap<>();
-        for (String name : names) {
-            INDArray g = result.getGradients().get(name);
-            if (g == null) {
-                throw new PsException(ErrorCode.INTERNAL, modelName + " produced no gradient for " + name);
-            }
-            gradients.put(name, g);
-        }
-        return new StepResult(result.getOutputs().get(graph.loss()).meanNumber().doubleValue(), gradients);
+    public StepResult gradients(INDArray features, INDArray labels) {
+        return graph.gradients(features, labels);
     }
 
     /**
      * @return the mean loss of a batch, without gradients (a forward pass only)
      */
-    public synchronized double loss(INDArray features, INDArray labels) {
-        FreshSessionArrays.apply(sd);
-        return sd.output(placeholders(features, labels), graph.loss()).get(graph.loss()).meanNumber().doubleValue();
+    public double loss(INDArray features, INDArray labels) {
+        return graph.loss(features, labels);
     }
 
     @Override
-    public synchronized INDArray predict(INDArray features) {
-        checkFeatures(features);
-        FreshSessionArrays.apply(sd);
-        return sd.output(Map.of(graph.input(), asFloat(features)), graph.prediction()).get(graph.prediction());
+    public INDArray predict(INDArray features) {
+        return graph.predict(features);
     }
 
     @Override
     public int inputSize() {
-        return inputSize;
+        return graph.inputSize();
     }
 
     @Override
     public int numClasses() {
-        return numClasses;
+        return graph.numClasses();
     }
 
     @Override
     public String toString() {
-        return modelName + specs;
-    }
-
-    private Map<String, INDArray> placeholders(INDArray features, INDArray labels) {
-        checkFeatures(features);
-        if (labels.rank() != 2 || labels.size(1) != numClasses || labels.size(0) != features.size(0)) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, modelName + " needs labels [" + features.size(0)
-                    + ", " + numClasses + "], got " + Arrays.toString(labels.shape()));
-        }
-        return Map.of(graph.input(), asFloat(features), graph.label(), asFloat(labels));
-    }
-
-    private void checkFeatures(INDArray features) {
-        if (features.rank() != 2 || features.size(1) != inputSize || features.size(0) < 1) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, modelName + " needs features [n >= 1, " + inputSize
-                    + "], got " + Arrays.toString(features.shape()));
-        }
-    }
-
-    private static INDArray asFloat(INDArray array) {
-        return array.dataType() == DataType.FLOAT ? array : array.castTo(DataType.FLOAT);
-    }
-
-    private ParamSpec spec(String name) {
-        int index = names.indexOf(name);
-        if (index < 0) {
-            throw new PsException(ErrorCode.UNKNOWN_KEY, modelName + " has no parameter '" + name
-                    + "'; its parameters are " + new ArrayList<>(names));
-        }
-        return specs.get(index);
+        return modelName + graph.params();
     }
 }

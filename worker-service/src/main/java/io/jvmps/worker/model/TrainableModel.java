@@ -1,5 +1,6 @@
 package io.jvmps.worker.model;
 
+import io.jvmps.client.train.StepResult;
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.data.LabeledData;

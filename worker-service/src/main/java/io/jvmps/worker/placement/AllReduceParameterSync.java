@@ -2,7 +2,7 @@ package io.jvmps.worker.placement;
 
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.worker.allreduce.RingAllReduce;
-import io.jvmps.worker.model.StepResult;
+import io.jvmps.client.train.StepResult;
 import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.worker.model.baseline.LocalOptimizer;
 import org.nd4j.linalg.api.buffer.DataType;

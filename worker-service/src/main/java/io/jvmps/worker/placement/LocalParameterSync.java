@@ -1,6 +1,6 @@
 package io.jvmps.worker.placement;
 
-import io.jvmps.worker.model.StepResult;
+import io.jvmps.client.train.StepResult;
 
 /**
  * Keeps a model's worker-local parameters equal on every worker: called once per training step,

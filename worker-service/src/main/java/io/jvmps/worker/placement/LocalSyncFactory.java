@@ -29,12 +29,12 @@ public class LocalSyncFactory {
     private static final Logger log = LoggerFactory.getLogger(LocalSyncFactory.class);
 
     private final RSocketRequester.Builder requesters;
-    private final io.jvmps.worker.client.TcpClients tcp;
+    private final io.jvmps.client.transport.TcpClients tcp;
     private final AllReduceMailbox mailbox;
     private final WorkerProperties props;
     private final Clock clock;
 
-    public LocalSyncFactory(RSocketRequester.Builder requesters, io.jvmps.worker.client.TcpClients tcp,
+    public LocalSyncFactory(RSocketRequester.Builder requesters, io.jvmps.client.transport.TcpClients tcp,
                             AllReduceMailbox mailbox, WorkerProperties props,
                             Clock clock) {
         this.requesters = requesters;

@@ -1,5 +1,6 @@
 package io.jvmps.worker.predict;
 
+import io.jvmps.client.train.FreshSessionArrays;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.worker.data.CsvFormat;
 import io.jvmps.worker.data.CsvFile;
@@ -125,7 +126,7 @@ public final class PredictCommand {
             writer.write("index,predicted,label\n");
             for (int from = 0; from < data.size(); from += batchSize) {
                 LabeledData batch = data.rows(from, Math.min(data.size(), from + batchSize));
-                io.jvmps.worker.model.FreshSessionArrays.apply(sd);
+                io.jvmps.client.train.FreshSessionArrays.apply(sd);
                 INDArray scores = sd.output(Map.of(input, batch.features()), prediction).get(prediction);
                 long[] predicted = scores.argMax(1).castTo(DataType.INT64).toLongVector();
                 long[] truth = batch.labels().argMax(1).castTo(DataType.INT64).toLongVector();

@@ -1,6 +1,6 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.worker.client.ServerConnections;
+import io.jvmps.client.transport.ServerConnections;
 
 /** The worker's current connections to the servers, replaced after a recovery; closes whichever it holds. */
 final class ConnectionHolder implements AutoCloseable {

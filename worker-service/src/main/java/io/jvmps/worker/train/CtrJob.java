@@ -1,5 +1,6 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.client.control.StepJoiner;
 import io.jvmps.common.codec.TensorChunker;
 import io.jvmps.common.embedding.CacheStats;
 import io.jvmps.common.embedding.EmbeddingCacheManager;
@@ -7,10 +8,11 @@ import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.common.sparse.SparseTableSpec;
-import io.jvmps.worker.client.PsClient;
-import io.jvmps.worker.client.ServerConnections;
-import io.jvmps.worker.client.SparseClient;
-import io.jvmps.worker.client.SparseRowStore;
+import io.jvmps.client.control.ControlClient;
+import io.jvmps.client.data.DenseClient;
+import io.jvmps.client.transport.ServerConnections;
+import io.jvmps.client.data.SparseClient;
+import io.jvmps.client.data.SparseRowStore;
 import io.jvmps.worker.config.CtrProperties;
 import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.ctr.CachedLookup;
@@ -81,10 +83,11 @@ class CtrJob {
         ClickData test = ClickData.generate(spec, c.getTestSize(), 1);
         WideDeepModel model = new WideDeepModel(spec.wideIds(), spec.fields(), c.getDim(), c.getHidden1(), c.getHidden2());
         ShardMap shardMap = ShardMap.compute(model.params(), connections.size());
-        PsClient dense = new PsClient(connections, shardMap, rank, props.getRequestTimeout(),
+        DenseClient dense = new DenseClient(connections, shardMap, rank, props.getRequestTimeout(),
                 TensorChunker.DEFAULT_CHUNK_BYTES);
         SparseClient sparse = sparseClient(connections, rank);
-        List<io.jvmps.common.sparse.SparseTableStatus> declared = declareTables(sparse, spec);
+        List<io.jvmps.common.sparse.SparseTableStatus> declared = declareTables(
+                new ControlClient(connections, rank, props.getRequestTimeout()), spec);
         log.info(String.format(Locale.ROOT, "Table %s declared: %d rows of dim %d (%.1f MB of values) in the vocabulary; "
                         + "held now on the servers: %s", DEEP_TABLE, spec.distinctValues(), c.getDim(),
                 spec.distinctValues() * c.getDim() * 4 / 1e6, declared.stream().map(t -> String.format(Locale.ROOT,
@@ -95,20 +98,20 @@ class CtrJob {
                 train.size(), test.size(), train.clickRate(), test.oracleAuc(), c.getDim(), c.getHidden1(),
                 c.getHidden2(), c.getVocabCacheSize()));
         state.phase(TrainingState.Phase.INITIALIZING);
-        long restored = dense.declare(); // servers with a checkpoint restore it here (the tables at their declaration)
+        long restored = ControlClient.alongside(dense).declareDense(shardMap.params()); // servers with a checkpoint restore it here (the tables at their declaration)
         if (restored > 0) {
             log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
         }
-        ParameterInitializer.seedOrAwait(dense, model.initialParams(props.getSeed()), rank,
+        io.jvmps.client.data.DenseSeeding.seedOrAwait(dense, model.initialParams(props.getSeed()), rank,
                 props.getServerWaitTimeout(), clock);
-        long start = StepJoiner.scheduleStep(dense, clock, semantics, nodeId, restored, props.getRequestTimeout());
-        ServerRecovery recovery = new ServerRecovery(reconnect, next -> new PsClient(next, shardMap, rank,
+        long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clock, semantics, nodeId, restored, props.getRequestTimeout());
+        ServerRecovery recovery = new ServerRecovery(reconnect, next -> new DenseClient(next, shardMap, rank,
                 props.getRequestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.getSeed()),
                 rank, props.getRecoveryTimeout(), clock, (recovered, checkpointStep, joinedBefore) ->
                 semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC && joinedBefore ? checkpointStep
                         : StepJoiner.scheduleStep(recovered, clock, semantics, nodeId, checkpointStep,
                                 props.getRequestTimeout()),
-                next -> declareTables(sparseClient(next, rank), spec));
+                next -> declareTables(new ControlClient(next, rank, props.getRequestTimeout()), spec));
         recovery.joined(); // the schedule step above joined this worker
         ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "embedding-store");
@@ -183,13 +186,13 @@ class CtrJob {
     }
 
     /** Declares the wide and deep tables (idempotent); returns the deep table's status on each server. */
-    private List<io.jvmps.common.sparse.SparseTableStatus> declareTables(SparseClient sparse,
+    private List<io.jvmps.common.sparse.SparseTableStatus> declareTables(ControlClient control,
                                                                                   ClickDataSpec spec) {
         CtrProperties c = props.getCtr();
         String optimizer = c.getTableOptimizer().isBlank() ? null : c.getTableOptimizer();
-        sparse.declare(new SparseTableSpec(WIDE_TABLE, 1, props.getSeed(), 0f, optimizer));
+        control.declareSparse(new SparseTableSpec(WIDE_TABLE, 1, props.getSeed(), 0f, optimizer));
         long initRows = c.isInitInServer() ? spec.distinctValues() : 0;
-        return sparse.declare(new SparseTableSpec(DEEP_TABLE, c.getDim(), props.getSeed() + 1, c.getInitScale(),
+        return control.declareSparse(new SparseTableSpec(DEEP_TABLE, c.getDim(), props.getSeed() + 1, c.getInitScale(),
                 optimizer, initRows));
     }
 
@@ -239,6 +242,6 @@ class CtrJob {
     /** Makes the step reporter for the loop, around the dense client whose bytes it reports. */
     @FunctionalInterface
     interface StepReporterFactory {
-        StepReporter create(PsClient dense);
+        StepReporter create(DenseClient dense);
     }
 }

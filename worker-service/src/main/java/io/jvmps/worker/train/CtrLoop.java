@@ -1,6 +1,6 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.worker.client.PsClient;
+import io.jvmps.client.data.DenseClient;
 import io.jvmps.worker.ctr.ClickData;
 import io.jvmps.worker.ctr.EmbeddingLookup;
 import io.jvmps.worker.ctr.WideDeepModel;
@@ -17,13 +17,13 @@ public class CtrLoop implements TrainingLoop {
     private final ClickData train;
     private final EmbeddingLookup wide;
     private final EmbeddingLookup deep;
-    private final PsClient dense;
+    private final DenseClient dense;
     private final LoopSettings settings;
     private final int rank;
     private final int workers;
     private final StepReporter reporter;
 
-    CtrLoop(WideDeepModel model, ClickData train, EmbeddingLookup wide, EmbeddingLookup deep, PsClient dense,
+    CtrLoop(WideDeepModel model, ClickData train, EmbeddingLookup wide, EmbeddingLookup deep, DenseClient dense,
             LoopSettings settings, int rank, int workers, StepReporter reporter) {
         this.model = model;
         this.train = train;

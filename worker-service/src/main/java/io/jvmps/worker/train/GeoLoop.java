@@ -1,9 +1,9 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.worker.client.PsClient;
+import io.jvmps.client.data.DenseClient;
 import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.data.LabeledData;
-import io.jvmps.worker.model.StepResult;
+import io.jvmps.client.train.StepResult;
 import io.jvmps.worker.model.TrainableModel;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -17,7 +17,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 public class GeoLoop implements TrainingLoop {
     private final TrainableModel model;
-    private final PsClient client;
+    private final DenseClient client;
     private final Examples train;
     private final LoopSettings settings;
     private final int rank;
@@ -27,7 +27,7 @@ public class GeoLoop implements TrainingLoop {
     private final double learningRate;
     private final ModelParameters shared;
 
-    GeoLoop(TrainableModel model, PsClient client, Examples train, LoopSettings settings, int rank, int workers,
+    GeoLoop(TrainableModel model, DenseClient client, Examples train, LoopSettings settings, int rank, int workers,
             StepReporter reporter, int interval, double learningRate) {
         if (interval < 1) {
             throw new IllegalArgumentException("GEO interval must be >= 1, got " + interval);

@@ -1,8 +1,8 @@
 package io.jvmps.worker.train;
 
 import io.jvmps.common.sharding.ParamSpec;
-import io.jvmps.worker.client.PsClient;
-import io.jvmps.worker.model.StepResult;
+import io.jvmps.client.data.DenseClient;
+import io.jvmps.client.train.StepResult;
 import io.jvmps.worker.model.TrainableModel;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * The worker's copy of the PS-managed parameters as dense arrays in model order (the layout
- * {@link PsClient} reads and writes), and the moves between those arrays, the servers and the
+ * {@link DenseClient} reads and writes), and the moves between those arrays, the servers and the
  * model. Not thread-safe.
  */
 final class ModelParameters {
@@ -35,7 +35,7 @@ final class ModelParameters {
     }
 
     /** Pulls every parameter at a version into the arrays and the model. */
-    void pullIntoModel(PsClient client, long version) {
+    void pullIntoModel(DenseClient client, long version) {
         client.pull(version, values);
         copyIntoModel();
     }

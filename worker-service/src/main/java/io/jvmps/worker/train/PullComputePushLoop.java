@@ -1,10 +1,10 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.worker.client.PsClient;
+import io.jvmps.client.data.DenseClient;
 import io.jvmps.worker.data.EpochBatches;
 import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.data.LabeledData;
-import io.jvmps.worker.model.StepResult;
+import io.jvmps.client.train.StepResult;
 import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.worker.placement.LocalParameterSync;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -21,7 +21,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 public class PullComputePushLoop implements TrainingLoop {
     private final TrainableModel model;
-    private final PsClient client;
+    private final DenseClient client;
     private final Examples train;
     private final LoopSettings settings;
     private final StepPlan plan;
@@ -30,7 +30,7 @@ public class PullComputePushLoop implements TrainingLoop {
     private final LocalParameterSync localSync;
     private final PushedGradients pushed;
 
-    PullComputePushLoop(TrainableModel model, PsClient client, Examples train, LoopSettings settings, StepPlan plan,
+    PullComputePushLoop(TrainableModel model, DenseClient client, Examples train, LoopSettings settings, StepPlan plan,
                         StepReporter reporter, LocalParameterSync localSync, PushedGradients pushed) {
         this.localSync = localSync;
         this.pushed = pushed;

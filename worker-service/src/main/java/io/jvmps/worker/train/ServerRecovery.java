@@ -1,9 +1,11 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.client.control.StepJoiner;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
-import io.jvmps.worker.client.PsClient;
-import io.jvmps.worker.client.ServerConnections;
+import io.jvmps.client.control.ControlClient;
+import io.jvmps.client.data.DenseClient;
+import io.jvmps.client.transport.ServerConnections;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,23 +39,23 @@ final class ServerRecovery {
      * Where training continues: new connections, a client over them, the checkpoint the servers rolled
      * back to, and the step this worker's schedule resumes at.
      */
-    record Resumed(ServerConnections connections, PsClient client, long checkpointStep, long step) {
+    record Resumed(ServerConnections connections, DenseClient client, long checkpointStep, long step) {
     }
 
     /** The step this worker's schedule resumes at once the servers are back at a checkpoint. */
     @FunctionalInterface
     interface ResumePoint {
         /**
-         * @param client         a client over the recovered connections
+         * @param control        the control client over the recovered connections
          * @param checkpointStep the step of the checkpoint the servers rolled back to
          * @param joinedBefore   whether this worker had joined the job's steps before this recovery (a SYNC
          *                       worker that had resumes at the checkpoint; one that had not asks the servers)
          */
-        long step(PsClient client, long checkpointStep, boolean joinedBefore);
+        long step(ControlClient control, long checkpointStep, boolean joinedBefore);
     }
 
     private final Function<Duration, ServerConnections> connect;
-    private final Function<ServerConnections, PsClient> clients;
+    private final Function<ServerConnections, DenseClient> clients;
     private final Supplier<INDArray[]> initialValues;
     private final int rank;
     private final Duration timeout;
@@ -70,7 +72,7 @@ final class ServerRecovery {
      * @param initialValues the PS parameters' seeded initial values (worker 0 re-seeds missing slices)
      * @param timeout       {@code ps.worker.recovery-timeout}; zero = never recover
      */
-    ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, PsClient> clients,
+    ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, DenseClient> clients,
                    Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock,
                    ResumePoint resumePoint) {
         this(connect, clients, initialValues, rank, timeout, clock, resumePoint, connections -> { });
@@ -81,7 +83,7 @@ final class ServerRecovery {
      * and before the rollback (the CTR job declares its sparse tables there, so a restarted server has
      * them when it rolls back).
      */
-    ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, PsClient> clients,
+    ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, DenseClient> clients,
                    Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock,
                    ResumePoint resumePoint, java.util.function.Consumer<ServerConnections> declareMore) {
         this.resumePoint = resumePoint;
@@ -143,21 +145,22 @@ final class ServerRecovery {
             ServerConnections connections = null;
             try {
                 connections = connect.apply(left);
-                PsClient client = clients.apply(connections);
-                client.declareAll();
+                DenseClient client = clients.apply(connections);
+                ControlClient control = ControlClient.alongside(client);
+                control.declareDenseAll(client.shardMap().params());
                 declareMore.accept(connections);
                 if (rank == 0) {
                     client.init(initialValues.get());
                 }
-                long latest = client.latestCheckpoint();
+                long latest = control.latestCheckpoint();
                 if (latest < 0) {
                     throw new PsException(ErrorCode.INVALID_ARGUMENT, "lost a server and there is no complete "
                             + "checkpoint to roll back to (set ps.checkpoint.dir and ps.checkpoint.every-steps on "
                             + "the servers); cause: " + cause.getMessage());
                 }
-                long done = keepDoneRollback ? client.rolledBackTo() : -1;
-                long step = done >= 0 ? done : client.rollBack(latest);
-                return new Resumed(connections, client, step, resumePoint.step(client, step, joined));
+                long done = keepDoneRollback ? control.rolledBackTo() : -1;
+                long step = done >= 0 ? done : control.rollBack(latest);
+                return new Resumed(connections, client, step, resumePoint.step(control, step, joined));
             } catch (PsException e) {
                 if (connections != null) {
                     connections.close();

@@ -1,7 +1,7 @@
 package io.jvmps.worker.train;
 
 import io.jvmps.common.protocol.ProgressReport;
-import io.jvmps.worker.client.PsClient;
+import io.jvmps.client.data.DenseClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +18,7 @@ final class StepReporter {
 
     private final TrainingState state;
     private final ProgressReporter progress;
-    private final PsClient client;
+    private final DenseClient client;
     private final String nodeId;
     private final Clock clock;
     private final int logInterval;
@@ -28,13 +28,13 @@ final class StepReporter {
     private long windowSamples;
     private final java.util.function.LongConsumer stepEnd;
 
-    StepReporter(TrainingState state, ProgressReporter progress, PsClient client, String nodeId, Clock clock,
+    StepReporter(TrainingState state, ProgressReporter progress, DenseClient client, String nodeId, Clock clock,
                  int logInterval, TrainingMeters meters) {
         this(state, progress, client, nodeId, clock, logInterval, meters, global -> { });
     }
 
     /** @param stepEnd runs on the training thread after every step, with the steps done (e.g. a requested export) */
-    StepReporter(TrainingState state, ProgressReporter progress, PsClient client, String nodeId, Clock clock,
+    StepReporter(TrainingState state, ProgressReporter progress, DenseClient client, String nodeId, Clock clock,
                  int logInterval, TrainingMeters meters, java.util.function.LongConsumer stepEnd) {
         this.stepEnd = stepEnd;
         this.meters = meters;

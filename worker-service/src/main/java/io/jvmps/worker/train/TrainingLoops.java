@@ -1,7 +1,7 @@
 package io.jvmps.worker.train;
 
 import io.jvmps.common.protocol.ServerDescription;
-import io.jvmps.worker.client.PsClient;
+import io.jvmps.client.data.DenseClient;
 import io.jvmps.worker.data.Examples;
 import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.worker.placement.LocalParameterSync;
@@ -17,7 +17,7 @@ final class TrainingLoops {
      * @param dynamic   the steps of dynamic data sharding, or null for this rank's static shard (GEO: always)
      * @param pushed    sums the gradients the SYNC/ASYNC/SSP loop pushes ({@link PushedGradients#none()}: not)
      */
-    static TrainingLoop create(ServerDescription servers, TrainableModel model, PsClient client, Examples train,
+    static TrainingLoop create(ServerDescription servers, TrainableModel model, DenseClient client, Examples train,
                                LoopSettings settings, int rank, StepReporter reporter, LocalParameterSync localSync,
                                StepPlan dynamic, PushedGradients pushed) {
         return switch (servers.mode()) {

@@ -1,8 +1,8 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.client.control.StepJoiner;
 import io.jvmps.worker.ctr.CtrEvaluation;
 
-import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ResultReport;
@@ -10,10 +10,10 @@ import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.common.protocol.RegisterResponse;
 import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.worker.allreduce.WorkerRSocketPort;
-import io.jvmps.worker.client.PsClient;
-import io.jvmps.worker.client.ServerConnections;
-import io.jvmps.worker.cluster.SchedulerSession;
-import io.jvmps.worker.cluster.ServerWaiter;
+import io.jvmps.client.data.DenseClient;
+import io.jvmps.client.transport.ServerConnections;
+import io.jvmps.client.control.SchedulerSession;
+import io.jvmps.client.control.ServerWaiter;
 import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.data.EpochBatches;
 import io.jvmps.worker.data.IndexRange;
@@ -25,12 +25,10 @@ import io.jvmps.worker.placement.LocalParameterSync;
 import io.jvmps.worker.placement.LocalSyncFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.messaging.rsocket.RSocketRequester;
 
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One worker's whole job, start to end: register, wait for the servers, initialise or wait for the
@@ -42,7 +40,7 @@ public class WorkerJob {
 
     private final WorkerProperties props;
     private final SchedulerSession session;
-    private final RSocketRequester.Builder requesters;
+    private final io.jvmps.client.transport.ConnectionSettings connectionSettings;
     private final TrainingState state;
     private final DataLoader dataLoader;
     private final Clock clock;
@@ -50,7 +48,6 @@ public class WorkerJob {
     private final WorkerRSocketPort rsocketPort;
     private final LocalSyncFactory localSync;
     private final TrainingMeters meters;
-    private final io.jvmps.worker.client.TcpClients tcp;
     private final io.jvmps.worker.model.ModelProvider models;
     private final io.jvmps.worker.export.ExportRequests exports;
 
@@ -59,18 +56,18 @@ public class WorkerJob {
      * @param rsocketPort this worker's RSocket server port (AllReduce endpoint), announced at registration
      * @param localSync   builds the synchronisation of worker-local parameters
      */
-    public WorkerJob(WorkerProperties props, SchedulerSession session, RSocketRequester.Builder requesters,
+    public WorkerJob(WorkerProperties props, SchedulerSession session,
+                     io.jvmps.client.transport.ConnectionSettings connectionSettings,
                      TrainingState state, DataLoader dataLoader, Clock clock, Placement placement,
                      WorkerRSocketPort rsocketPort, LocalSyncFactory localSync, TrainingMeters meters,
-                     io.jvmps.worker.client.TcpClients tcp, io.jvmps.worker.model.ModelProvider models,
+                     io.jvmps.worker.model.ModelProvider models,
                      io.jvmps.worker.export.ExportRequests exports) {
         this.exports = exports;
-        this.tcp = tcp;
         this.models = models;
         this.meters = meters;
         this.props = props;
         this.session = session;
-        this.requesters = requesters;
+        this.connectionSettings = connectionSettings;
         this.state = state;
         this.dataLoader = dataLoader;
         this.clock = clock;
@@ -125,9 +122,9 @@ public class WorkerJob {
                 requireShardable(semantics, reg.rank(), workers);
                 log.info("Training in {} mode: {}; placement {}: PS-managed {}, worker-local {}", semantics.mode(),
                         semantics, placement, names(model.psParams()), names(model.localParams()));
-                java.util.function.Function<ServerConnections, PsClient> clients = c -> new PsClient(c, shardMap,
+                java.util.function.Function<ServerConnections, DenseClient> clients = c -> new DenseClient(c, shardMap,
                         reg.rank(), props.getRequestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
-                PsClient client = clients.apply(connections);
+                DenseClient client = clients.apply(connections);
                 state.phase(TrainingState.Phase.INITIALIZING);
                 // a SYNC worker that joined once resumes at the checkpoint; one that has not (its recovery
                 // came before the join, below) and every ASYNC/SSP/GEO worker asks the servers where
@@ -140,7 +137,8 @@ public class WorkerJob {
                 long start;
                 try {
                     long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
-                    start = joinStep(client, model, semantics, reg, restored);
+                    start = joinStep(io.jvmps.client.control.ControlClient.alongside(client), model, semantics, reg,
+                            restored);
                     recovery.joined();
                 } catch (PsException e) {
                     // e.g. joining while a replacement server has restored a checkpoint and the others have
@@ -201,7 +199,7 @@ public class WorkerJob {
     }
 
     /** @param leased the dynamic schedule (kept across recoveries), or null for this rank's static shard */
-    private TrainingSummary trainFrom(long start, PsClient client, TrainableModel model, Examples train,
+    private TrainingSummary trainFrom(long start, DenseClient client, TrainableModel model, Examples train,
                                       ServerDescription semantics, RegisterResponse reg, int workers,
                                       ProgressReporter progress, DynamicSchedule leased, PushedGradients pushed,
                                       java.util.function.LongConsumer stepEnd) {
@@ -237,9 +235,9 @@ public class WorkerJob {
      * and GEO the rank's own clock, which is a checkpoint's for a restored job and the step after the dead
      * worker's last push when it took over that worker's rank.
      */
-    private long joinStep(PsClient client, TrainableModel model, ServerDescription semantics, RegisterResponse reg,
+    private long joinStep(io.jvmps.client.control.ControlClient control, TrainableModel model, ServerDescription semantics, RegisterResponse reg,
                           long declared) {
-        long joined = StepJoiner.scheduleStep(client, clock, semantics, reg.nodeId(), declared,
+        long joined = StepJoiner.scheduleStep(control, clock, semantics, reg.nodeId(), declared,
                 props.getRequestTimeout());
         if (joined > declared && !model.localParams().isEmpty()) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "the job is at step " + joined + ": a worker cannot "
@@ -283,7 +281,8 @@ public class WorkerJob {
     }
 
     private ServerDescription semantics(ServerConnections connections, int workers) {
-        ServerDescription semantics = connections.describe(props.getServerWaitInterval().plusSeconds(10));
+        ServerDescription semantics = new io.jvmps.client.control.ControlClient(connections, session.registration().rank(),
+                props.getServerWaitInterval().plusSeconds(10)).describe();
         if (semantics.workers() != workers) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers expect " + semantics.workers()
                     + " workers but the scheduler's job has " + workers);
@@ -317,20 +316,8 @@ public class WorkerJob {
     }
 
     private ServerConnections awaitServers(int expected, java.time.Duration timeout) {
-        AtomicReference<ServerConnections> connected = new AtomicReference<>();
-        new ServerWaiter(session.client(), clock).await(expected, timeout,
-                props.getServerWaitInterval(), servers -> {
-                    List<NodeInfo> byRank = servers.subList(0, expected);
-                    ServerConnections candidate = new ServerConnections(requesters, byRank, tcp);
-                    List<String> failed = candidate.probe(props.getServerWaitInterval().plusSeconds(2));
-                    if (failed.isEmpty()) {
-                        connected.set(candidate);
-                    } else {
-                        candidate.close();
-                    }
-                    return failed;
-                });
-        return connected.get();
+        return new ServerWaiter(session.client(), clock).connect(expected, timeout, props.getServerWaitInterval(),
+                connectionSettings);
     }
 
     /**
@@ -338,7 +325,7 @@ public class WorkerJob {
      * the servers' final values; in ASYNC, SSP and GEO other workers may still push after it, so it first
      * waits until every worker has reported its result and then pulls the servers' values once more.
      */
-    private void exportModel(TrainableModel model, PsClient client, Examples test, ServerDescription semantics,
+    private void exportModel(TrainableModel model, DenseClient client, Examples test, ServerDescription semantics,
                              int rank, int workers, int servers, TrainingSummary summary) {
         if (rank != 0 || props.getExportDir().isBlank()) {
             return;
@@ -382,7 +369,7 @@ public class WorkerJob {
                 Double.NaN, null);
     }
 
-    private void pullFinalValues(TrainableModel model, PsClient client) {
+    private void pullFinalValues(TrainableModel model, DenseClient client) {
         java.time.Duration timeout = props.getServerWaitTimeout();
         long deadline = System.nanoTime() + timeout.toNanos();
         String state = session.client().job().state();

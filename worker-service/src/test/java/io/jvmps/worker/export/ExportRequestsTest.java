@@ -2,7 +2,7 @@ package io.jvmps.worker.export;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
-import io.jvmps.worker.model.GraphNames;
+import io.jvmps.client.train.GraphNames;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,7 @@
 package io.jvmps.worker.model;
 
+import io.jvmps.client.train.StepResult;
+import io.jvmps.client.train.GraphNames;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.ParamSpec;

@@ -1,5 +1,7 @@
 package io.jvmps.worker.model;
 
+import io.jvmps.client.train.StepResult;
+import io.jvmps.client.train.FreshSessionArrays;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;
 

@@ -1,5 +1,6 @@
 package io.jvmps.worker.model;
 
+import io.jvmps.client.train.StepResult;
 import io.jvmps.common.sharding.ParamSpec;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;

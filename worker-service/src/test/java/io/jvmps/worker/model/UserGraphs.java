@@ -1,5 +1,6 @@
 package io.jvmps.worker.model;
 
+import io.jvmps.client.train.GraphNames;
 import org.nd4j.autodiff.loss.LossReduce;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;

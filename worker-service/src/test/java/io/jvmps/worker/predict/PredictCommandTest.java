@@ -5,9 +5,9 @@ import io.jvmps.worker.data.CsvFile;
 import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.export.ExportManifest;
 import io.jvmps.worker.export.ModelExporter;
-import io.jvmps.worker.model.GraphNames;
+import io.jvmps.client.train.GraphNames;
 import io.jvmps.worker.model.SoftmaxRegression;
-import io.jvmps.worker.model.StepResult;
+import io.jvmps.client.train.StepResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

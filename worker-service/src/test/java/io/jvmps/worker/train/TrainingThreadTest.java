@@ -17,7 +17,7 @@ class TrainingThreadTest {
     void destroyInterruptsTheJobAndWaitsForItsCleanUp() throws Exception {
         CountDownLatch running = new CountDownLatch(1);
         AtomicBoolean cleanedUp = new AtomicBoolean();
-        WorkerJob job = new WorkerJob(null, null, null, null, null, null, null, null, null, null, null, null, null) {
+        WorkerJob job = new WorkerJob(null, null, null, null, null, null, null, null, null, null, null, null) {
             @Override
             public int run(int httpPort) {
                 running.countDown();

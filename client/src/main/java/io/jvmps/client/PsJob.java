@@ -1,0 +1,191 @@
+package io.jvmps.client;
+
+import io.jvmps.client.control.ControlClient;
+import io.jvmps.client.control.SchedulerSession;
+import io.jvmps.client.control.ServerWaiter;
+import io.jvmps.client.control.StepJoiner;
+import io.jvmps.client.data.DenseClient;
+import io.jvmps.client.data.DenseSeeding;
+import io.jvmps.client.data.SparseClient;
+import io.jvmps.client.transport.ServerConnections;
+import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.common.codec.TensorChunker;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.RegisterResponse;
+import io.jvmps.common.protocol.ResultReport;
+import io.jvmps.common.protocol.ServerDescription;
+import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.common.sharding.ShardMap;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * A worker's place in a running job, for any JVM training loop (what ps-lite's {@code KVWorker} is to a C++
+ * one): {@link #join} registers with the scheduler (heartbeats go on in the background), waits until every
+ * server answers and reads the job's training semantics; {@link #declareDense} and {@link #sparse} give the
+ * data-plane clients, {@link #control} the control calls; {@link #close} leaves the job (FINISHED, or DEAD
+ * after {@link #fail}). Errors are {@link PsException}s with an {@link ErrorCode}: TIMEOUT when a wait ran
+ * out (naming what it waited for), UNAUTHENTICATED for a wrong cluster secret, NOT_READY for a lost server,
+ * INVALID_ARGUMENT for a job this worker does not fit. Use from one thread; the clients it hands out are
+ * thread-safe.
+ */
+public final class PsJob implements AutoCloseable {
+    private final ClientSettings settings;
+    private final Clock clock;
+    private final SchedulerSession session;
+    private final RegisterResponse registration;
+    private final ServerConnections connections;
+    private final ControlClient control;
+    private final ServerDescription semantics;
+
+    private PsJob(ClientSettings settings, Clock clock, SchedulerSession session, RegisterResponse registration,
+                  ServerConnections connections, ServerDescription semantics) {
+        this.settings = settings;
+        this.clock = clock;
+        this.session = session;
+        this.registration = registration;
+        this.connections = connections;
+        this.control = new ControlClient(connections, registration.rank(), settings.requestTimeout());
+        this.semantics = semantics;
+    }
+
+    /** Joins with the system clock. */
+    public static PsJob join(ClientSettings settings) {
+        return join(settings, Clock.systemUTC());
+    }
+
+    /**
+     * Registers as a worker, waits for every server of the job and checks they agree on the semantics.
+     *
+     * @param clock measures every deadline
+     * @return the job, this worker's rank assigned
+     * @throws PsException TIMEOUT when the scheduler or a server did not come within
+     *                     {@link ClientSettings#serverWaitTimeout()}; INVALID_ARGUMENT when the servers expect
+     *                     another number of workers than the scheduler's job
+     */
+    public static PsJob join(ClientSettings settings, Clock clock) {
+        SchedulerClient scheduler = new SchedulerClient(settings.schedulerHost(), settings.schedulerPort(),
+                settings.requestTimeout().compareTo(java.time.Duration.ofSeconds(10)) < 0 ? settings.requestTimeout()
+                        : java.time.Duration.ofSeconds(10), settings.secret(), settings.schedulerTls());
+        SchedulerSession session = new SchedulerSession(scheduler, settings.advertisedHost(),
+                settings.heartbeatInterval(), clock);
+        ServerConnections connections = null;
+        try {
+            RegisterResponse reg = session.register(0, 0, settings.serverWaitTimeout(), settings.serverWaitInterval());
+            connections = new ServerWaiter(scheduler, clock).connect(reg.view().expectedServers(),
+                    settings.serverWaitTimeout(), settings.serverWaitInterval(), settings.connections());
+            ServerDescription semantics = new ControlClient(connections, reg.rank(), settings.requestTimeout())
+                    .describe();
+            int workers = reg.view().expectedWorkers();
+            if (semantics.workers() != workers) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers expect " + semantics.workers()
+                        + " workers but the scheduler's job has " + workers);
+            }
+            return new PsJob(settings, clock, session, reg, connections, semantics);
+        } catch (RuntimeException e) {
+            if (connections != null) {
+                connections.close();
+            }
+            session.markFailed();
+            session.close();
+            throw e;
+        }
+    }
+
+    /** @return this worker's rank, 0 .. {@link #workers()}-1 (rank 0 seeds the initial values) */
+    public int rank() {
+        return registration.rank();
+    }
+
+    /** @return this worker's node id in the cluster view */
+    public String nodeId() {
+        return registration.nodeId();
+    }
+
+    /** @return the number of workers the job has */
+    public int workers() {
+        return registration.view().expectedWorkers();
+    }
+
+    /** @return the number of servers the job has */
+    public int servers() {
+        return connections.size();
+    }
+
+    /** @return the servers' training semantics: consistency mode, staleness, GEO interval, optimizer */
+    public ServerDescription semantics() {
+        return semantics;
+    }
+
+    /** @return the control calls on this job's server connections (describe, declare, join, recover) */
+    public ControlClient control() {
+        return control;
+    }
+
+    /** @return the settings this job was joined with */
+    public ClientSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Declares dense parameters, puts their initial values on the servers (rank 0 sends {@code initial}; the
+     * others wait for them, at most {@link ClientSettings#serverWaitTimeout()}), and joins the job's steps.
+     *
+     * @param params  the parameters, in the same order and with the same shapes in every worker
+     * @param initial their initial values, in that order (every worker passes them; only rank 0's are used)
+     * @return the dense client and the step this worker's schedule starts at (0 for a fresh job; a restored
+     * checkpoint's step, or later for a worker that took over a dead rank)
+     */
+    public DenseStart declareDense(List<ParamSpec> params, INDArray[] initial) {
+        ShardMap shardMap = ShardMap.compute(params, connections.size());
+        DenseClient dense = new DenseClient(connections, shardMap, rank(), settings.requestTimeout(),
+                TensorChunker.DEFAULT_CHUNK_BYTES);
+        long declared = control.declareDense(params);
+        DenseSeeding.seedOrAwait(dense, initial, rank(), settings.serverWaitTimeout(), clock);
+        long start = StepJoiner.scheduleStep(control, clock, semantics, nodeId(), declared,
+                settings.requestTimeout());
+        return new DenseStart(dense, start);
+    }
+
+    /** @return the sparse data plane (declare tables first with {@link ControlClient#declareSparse}) */
+    public SparseClient sparse() {
+        return new SparseClient(connections, rank(), settings.requestTimeout(), 1 << 20);
+    }
+
+    /**
+     * Reports this worker's final evaluation to the scheduler (its job status sums every worker's), retrying
+     * while the scheduler is unreachable, at most {@link ClientSettings#serverWaitTimeout()}.
+     *
+     * @param correct  test examples classified correctly
+     * @param examples test examples evaluated
+     * @param seconds  training time
+     */
+    public void reportResult(long correct, long examples, double seconds) {
+        session.reportResult(new ResultReport(nodeId(), correct, examples, seconds), settings.serverWaitTimeout(),
+                settings.serverWaitInterval());
+    }
+
+    /** Makes {@link #close} leave as failed (DEAD): the scheduler lets a replacement take this rank at once. */
+    public void fail() {
+        session.markFailed();
+    }
+
+    /** Closes the server connections and leaves the job. */
+    @Override
+    public void close() {
+        connections.close();
+        session.close();
+    }
+
+    /**
+     * Dense parameters declared and initialised.
+     *
+     * @param client    push, pull and init of the declared parameters
+     * @param startStep the step this worker's schedule starts at
+     */
+    public record DenseStart(DenseClient client, long startStep) {
+    }
+}

@@ -1,0 +1,197 @@
+package io.jvmps.client.control;
+
+import io.jvmps.common.cluster.ClusterView;
+import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.RegisterRequest;
+import io.jvmps.common.protocol.RegisterResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A worker's membership in a job: registers with the scheduler (retrying until a deadline), keeps a
+ * heartbeat going on a daemon thread, re-registers with its old id and rank if the scheduler forgot it
+ * (it restarted), reports the final result, and leaves on close (FINISHED, or DEAD after
+ * {@link #markFailed}). Thread-safe.
+ */
+public class SchedulerSession implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SchedulerSession.class);
+
+    private final SchedulerClient client;
+    private final String host;
+    private final Duration heartbeatInterval;
+    private final Clock clock;
+    private final ScheduledExecutorService heartbeats;
+    private volatile RegisterResponse registration;
+    private volatile boolean failed;
+    private volatile ClusterView latestView;
+    private volatile int httpPort;
+    private volatile int rsocketPort;
+
+    /**
+     * @param client            the scheduler's REST client
+     * @param host              the host name other nodes reach this worker at (for the cluster view)
+     * @param heartbeatInterval pause between heartbeats (the scheduler marks a node DEAD after its
+     *                          {@code ps.cluster.heartbeat-timeout} without one)
+     * @param clock             measures the registration and result deadlines
+     */
+    public SchedulerSession(SchedulerClient client, String host, Duration heartbeatInterval, Clock clock) {
+        this.client = client;
+        this.host = host;
+        this.heartbeatInterval = heartbeatInterval;
+        this.clock = clock;
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** @return the client this session talks through */
+    public SchedulerClient client() {
+        return client;
+    }
+
+    /**
+     * Registers, retrying every {@code retryInterval} while the scheduler is unreachable.
+     *
+     * @param httpPort    this worker's HTTP port, for the cluster view
+     * @param rsocketPort this worker's RSocket port (its AllReduce endpoint), for the cluster view
+     * @param timeout     overall deadline
+     * @param retryInterval pause between attempts
+     * @return the registration
+     */
+    public RegisterResponse register(int httpPort, int rsocketPort, Duration timeout, Duration retryInterval) {
+        this.httpPort = httpPort;
+        this.rsocketPort = rsocketPort;
+        Instant deadline = clock.instant().plus(timeout);
+        while (true) {
+            try {
+                registration = client.register(new RegisterRequest(NodeRole.WORKER, host,
+                        rsocketPort, httpPort, null));
+                latestView = registration.view();
+                log.info("Worker registered as {} with rank {} at scheduler {}", registration.nodeId(),
+                        registration.rank(), client.base());
+                heartbeats.scheduleWithFixedDelay(this::beat, heartbeatInterval.toMillis(),
+                        heartbeatInterval.toMillis(), TimeUnit.MILLISECONDS);
+                return registration;
+            } catch (PsException e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new PsException(ErrorCode.NOT_READY, "interrupted while registering: " + e.detail());
+                }
+                boolean full = e.code() == ErrorCode.RESOURCE_EXHAUSTED;
+                if ((e.code() != ErrorCode.NOT_READY && !full) || !clock.instant().isBefore(deadline)) {
+                    throw e.code() == ErrorCode.NOT_READY || full
+                            ? new PsException(ErrorCode.TIMEOUT, "scheduler at " + client.base()
+                            + (full ? " had no free worker rank" : " did not answer") + " within " + timeout + ": "
+                            + e.detail())
+                            : e;
+                }
+                if (full) {
+                    log.info("the job has all its workers ({}); waiting for the scheduler to mark one DEAD to take "
+                            + "over its rank, retry in {} sec...", e.detail(), retryInterval.toSeconds());
+                } else {
+                    log.info("scheduler {} not reachable yet, wait {} sec to retry...", client.base(),
+                            retryInterval.toSeconds());
+                }
+                LockSupport.parkNanos(retryInterval.toNanos());
+            }
+        }
+    }
+
+    /** @return this worker's registration; null before {@link #register} */
+    public RegisterResponse registration() {
+        return registration;
+    }
+
+    /** @return the freshest cluster view seen (from registration or the last heartbeat) */
+    public ClusterView latestView() {
+        return latestView;
+    }
+
+    private void beat() {
+        RegisterResponse reg = registration;
+        try {
+            latestView = client.heartbeat(reg.nodeId());
+        } catch (PsException e) {
+            if (e.code() == ErrorCode.UNKNOWN_KEY) {
+                log.warn("scheduler no longer knows {}: re-registering", reg.nodeId());
+                try {
+                    registration = client.register(new RegisterRequest(NodeRole.WORKER, host,
+                            rsocketPort, httpPort, reg.nodeId(), reg.rank()));
+                    latestView = registration.view();
+                } catch (PsException again) {
+                    log.warn("re-registration failed: {}", again.getMessage());
+                }
+            } else {
+                log.debug("heartbeat failed: {}", e.getMessage());
+            }
+        } catch (RuntimeException e) {
+            log.warn("heartbeat failed", e);
+        }
+    }
+
+    /**
+     * Reports the final result, retrying while the scheduler is unreachable or does not know this node
+     * yet (it restarted and the next heartbeat registers again).
+     *
+     * @param timeout  give up after this long
+     * @param interval pause between attempts
+     * @throws PsException TIMEOUT naming the scheduler when it never took the result
+     */
+    public void reportResult(io.jvmps.common.protocol.ResultReport report, Duration timeout, Duration interval) {
+        Instant deadline = clock.instant().plus(timeout);
+        while (true) {
+            try {
+                client.reportResult(report);
+                return;
+            } catch (PsException e) {
+                boolean retryable = e.code() == ErrorCode.NOT_READY || e.code() == ErrorCode.UNKNOWN_KEY;
+                if (!retryable) {
+                    throw e;
+                }
+                if (!clock.instant().isBefore(deadline) || Thread.currentThread().isInterrupted()) {
+                    throw new PsException(ErrorCode.TIMEOUT, "the scheduler at " + client.base()
+                            + " did not take this worker's result within " + timeout + ": " + e.detail());
+                }
+                log.warn("could not report the result yet ({}); retrying in {} ms", e.getMessage(), interval.toMillis());
+                LockSupport.parkNanos(interval.toNanos());
+            }
+        }
+    }
+
+    /**
+     * Makes {@link #close} tell the scheduler that this worker failed: it is marked DEAD instead of
+     * FINISHED, so that a restarted worker takes its rank at once.
+     */
+    public void markFailed() {
+        failed = true;
+    }
+
+    @Override
+    public void close() {
+        heartbeats.shutdownNow();
+        RegisterResponse reg = registration;
+        if (reg != null) {
+            try {
+                if (failed) {
+                    client.leaveFailed(reg.nodeId());
+                } else {
+                    client.leave(reg.nodeId());
+                }
+            } catch (RuntimeException e) {
+                log.debug("leave failed: {}", e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.jvmps.client.data;
+
+import io.jvmps.client.transport.ServerConnections;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.Routes;
+import io.jvmps.common.sparse.SparseCodec;
+import io.jvmps.common.sparse.SparsePull;
+import io.jvmps.common.sparse.SparsePush;
+import io.jvmps.common.sparse.UpdateKind;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The sparse data plane: rows of sparse tables (declared first with
+ * {@link io.jvmps.client.control.ControlClient#declareSparse}) by id, each id sent to the server that
+ * owns it, requests to all servers in parallel, each frame at most {@code maxFrameBytes}. Blocking
+ * calls with a deadline; errors are {@link PsException}s naming the server. Pull and push go as raw RSocket
+ * payloads (no Spring codecs), like {@link DenseClient}'s. Thread-safe.
+ */
+public class SparseClient {
+    private static final int HEADER_ROOM = 256;
+
+    private final ServerConnections connections;
+    private final int rank;
+    private final Duration timeout;
+    private final int maxFrameBytes;
+    private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+        private final AtomicLong bytesPushed = new AtomicLong();
+    private final AtomicLong bytesPulled = new AtomicLong();
+
+    /**
+     * @param connections   one connection per server rank
+     * @param rank          this worker's rank
+     * @param timeout       deadline of one call
+     * @param maxFrameBytes largest frame sent or asked for (below the servers' inbound cap)
+     */
+    public SparseClient(ServerConnections connections, int rank, Duration timeout, int maxFrameBytes) {
+        this.connections = connections;
+        this.rank = rank;
+        this.timeout = timeout;
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    /**
+     * Reads rows.
+     *
+     * @param ids distinct ids
+     * @param out receives {@code ids.length * dim} floats, row {@code i} at {@code i * dim}
+     */
+    public void pull(String table, int dim, long[] ids, float[] out) {
+        Flux.fromIterable(RowSplit.of(ids, connections.size(), maxRows(dim)))
+                .flatMap(part -> pullPart(table, dim, ids, part, out), 2 * connections.size())
+                .then()
+                .block(timeout.plusSeconds(5));
+    }
+
+    /**
+     * Sends row gradients or deltas; returns once every owning server applied its rows.
+     *
+     * @param ids    ids; repeats allowed (servers sum them)
+     * @param values {@code ids.length * dim} floats
+     */
+    public void push(String table, int dim, long step, UpdateKind kind, long[] ids, float[] values) {
+        Flux.fromIterable(RowSplit.of(ids, connections.size(), maxRows(dim)))
+                .flatMap(part -> pushPart(table, dim, step, kind, ids, values, part), 2 * connections.size())
+                .then()
+                .block(timeout.plusSeconds(5));
+    }
+
+    /** @return float32 bytes pushed so far */
+    public long bytesPushed() {
+        return bytesPushed.get();
+    }
+
+    /** @return float32 bytes pulled so far */
+    public long bytesPulled() {
+        return bytesPulled.get();
+    }
+
+    private int maxRows(int dim) {
+        return Math.max(1, Math.min(SparseCodec.MAX_ROWS, (maxFrameBytes - HEADER_ROOM) / (8 + 4 * dim)));
+    }
+
+    private Mono<Void> pullPart(String table, int dim, long[] ids, RowSplit part, float[] out) {
+        return Mono.defer(() -> {
+            long[] partIds = part.ids(ids);
+            ByteBuf request = SparseCodec.encodePull(alloc, new SparsePull(table, rank, partIds));
+            return connections.rsocket(part.server())
+                    .requestResponse(Mono.just(connections.routed().first(Routes.SPARSE_PULL, request)))
+                    .map(answer -> {
+                        try {
+                            float[] rows = SparseCodec.decodeRows(answer.sliceData(), dim, partIds.length);
+                            bytesPulled.addAndGet(rows.length * 4L);
+                            part.scatter(rows, out, dim);
+                            return rows.length;
+                        } finally {
+                            answer.release();
+                        }
+                    })
+                    .switchIfEmpty(Mono.error(() -> new PsException(ErrorCode.INTERNAL, "no rows in the answer")))
+                    .timeout(timeout)
+                    .onErrorMap(e -> connections.translate(part.server(), Routes.SPARSE_PULL, e, timeout))
+                    .then();
+        });
+    }
+
+    /** The acknowledgement's arrival is what counts (its content is not decoded); errors come back as errors. */
+    private Mono<Void> pushPart(String table, int dim, long step, UpdateKind kind, long[] ids, float[] values,
+                                RowSplit part) {
+        return Mono.defer(() -> {
+            float[] rows = part.rows(values, dim);
+            ByteBuf request = SparseCodec.encodePush(alloc, new SparsePush(table, rank, step, kind, dim, part.ids(ids), rows));
+            bytesPushed.addAndGet(rows.length * 4L);
+            return connections.rsocket(part.server())
+                    .requestResponse(Mono.just(connections.routed().first(Routes.SPARSE_PUSH, request)))
+                    .switchIfEmpty(Mono.error(() -> new PsException(ErrorCode.INTERNAL, "no push acknowledgement")))
+                    .doOnNext(io.rsocket.Payload::release)
+                    .timeout(timeout)
+                    .onErrorMap(e -> connections.translate(part.server(), Routes.SPARSE_PUSH, e, timeout))
+                    .then();
+        });
+    }
+}

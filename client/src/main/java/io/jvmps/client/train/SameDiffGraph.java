@@ -1,0 +1,222 @@
+package io.jvmps.client.train;
+
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.sharding.ParamSpec;
+import org.nd4j.autodiff.samediff.SDVariable;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.autodiff.samediff.VariableType;
+import org.nd4j.autodiff.samediff.api.OutAndGrad;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A SameDiff classification graph as a parameter server trains it: a float32 feature placeholder
+ * {@code [-1, d]}, a one-hot label placeholder {@code [-1, k]}, a loss and a class-score variable (named by
+ * {@link GraphNames}), and its trainable parameters: every float32 {@link VariableType#VARIABLE}, in the
+ * graph's order. One forward/backward pass gives the mean loss and fresh gradient arrays (never
+ * {@code sd.fit}, whose updater would train the values locally). Every run gives each op fresh output arrays
+ * ({@link FreshSessionArrays}). Methods are synchronized: one graph serves one call at a time.
+ */
+public final class SameDiffGraph {
+    private final String label;
+    private final SameDiff sd;
+    private final GraphNames names;
+    private final List<ParamSpec> params;
+    private final List<String> paramNames;
+    private final int inputSize;
+    private final int numClasses;
+
+    private SameDiffGraph(String label, SameDiff sd, GraphNames names, List<ParamSpec> params, int inputSize,
+                          int numClasses) {
+        this.label = label;
+        this.sd = sd;
+        this.names = names;
+        this.params = List.copyOf(params);
+        this.paramNames = params.stream().map(ParamSpec::name).toList();
+        this.inputSize = inputSize;
+        this.numClasses = numClasses;
+    }
+
+    /**
+     * Checks a graph and takes it over: sets its loss variable and creates its gradient function.
+     *
+     * @param label what to call the graph in errors (e.g. "model file cnn.sd")
+     * @return the graph, its parameters at their current values
+     * @throws PsException INVALID_ARGUMENT naming what is wrong: a missing variable or one of the wrong kind
+     *                     (listing the graph's variables as {@code name:KIND}), a placeholder that is not a
+     *                     float32 matrix, a parameter that is not float32, or no parameter at all
+     */
+    public static SameDiffGraph of(SameDiff sd, GraphNames names, String label) {
+        SDVariable input = require(sd, label, names.input(), "input", VariableType.PLACEHOLDER);
+        SDVariable labels = require(sd, label, names.label(), "label", VariableType.PLACEHOLDER);
+        require(sd, label, names.loss(), "loss", null);
+        require(sd, label, names.prediction(), "prediction", null);
+        int inputSize = matrixWidth(label, input, "input");
+        int numClasses = matrixWidth(label, labels, "label");
+        List<ParamSpec> specs = new ArrayList<>();
+        for (SDVariable v : sd.variables()) {
+            if (v.getVariableType() != VariableType.VARIABLE) {
+                continue;
+            }
+            INDArray value = v.getArr();
+            if (value.dataType() != DataType.FLOAT) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, label + ": parameter '" + v.name() + "' is "
+                        + value.dataType() + "; the parameter servers hold float32 (FLOAT) parameters only");
+            }
+            specs.add(new ParamSpec(v.name(), value.shape()));
+        }
+        if (specs.isEmpty()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " has no trainable variable (VARIABLE); its "
+                    + "variables: " + describe(sd));
+        }
+        sd.setLossVariables(names.loss());
+        sd.createGradFunction();
+        return new SameDiffGraph(label, sd, names, specs, inputSize, numClasses);
+    }
+
+    /** @return the graph itself (callers synchronize on this object while they use it) */
+    public SameDiff sameDiff() {
+        return sd;
+    }
+
+    /** @return the names of its input, label, loss and prediction variables */
+    public GraphNames names() {
+        return names;
+    }
+
+    /** @return its trainable parameters, in the graph's order */
+    public List<ParamSpec> params() {
+        return params;
+    }
+
+    /** @return features per example ({@code d} of the input placeholder) */
+    public int inputSize() {
+        return inputSize;
+    }
+
+    /** @return number of classes ({@code k} of the label placeholder) */
+    public int numClasses() {
+        return numClasses;
+    }
+
+    /** @return a copy of a parameter's current value */
+    public synchronized INDArray param(String name) {
+        requireParam(name);
+        return sd.getVariable(name).getArr().dup();
+    }
+
+    /** Sets a parameter's value (copied, reshaped to the parameter's shape). */
+    public synchronized void setParam(String name, INDArray value) {
+        ParamSpec spec = params.get(requireParam(name));
+        if (value.length() != spec.elements()) {
+            throw new PsException(ErrorCode.SHAPE_MISMATCH, label + ": parameter " + spec + " given "
+                    + value.length() + " elements");
+        }
+        INDArray shaped = value.dataType() == DataType.FLOAT ? value : value.castTo(DataType.FLOAT);
+        sd.getVariable(name).getArr().assign(shaped.reshape('c', spec.shape()));
+    }
+
+    /**
+     * One forward and backward pass over a batch.
+     *
+     * @param features {@code [n, d]}
+     * @param labels   one-hot {@code [n, k]}
+     * @return the mean loss and a fresh gradient per parameter, in parameter order
+     */
+    public synchronized StepResult gradients(INDArray features, INDArray labels) {
+        Map<String, INDArray> placeholders = placeholders(features, labels);
+        FreshSessionArrays.apply(sd);
+        OutAndGrad result = sd.calculateGradientsAndOutputs(placeholders, List.of(names.loss()), paramNames);
+        Map<String, INDArray> gradients = new LinkedHashMap<>();
+        for (String name : paramNames) {
+            INDArray g = result.getGradients().get(name);
+            if (g == null) {
+                throw new PsException(ErrorCode.INTERNAL, label + " produced no gradient for " + name);
+            }
+            gradients.put(name, g);
+        }
+        return new StepResult(result.getOutputs().get(names.loss()).meanNumber().doubleValue(), gradients);
+    }
+
+    /** @return the mean loss of a batch (a forward pass only) */
+    public synchronized double loss(INDArray features, INDArray labels) {
+        FreshSessionArrays.apply(sd);
+        return sd.output(placeholders(features, labels), names.loss()).get(names.loss()).meanNumber().doubleValue();
+    }
+
+    /** @return the class scores {@code [n, k]} of a batch of features {@code [n, d]} */
+    public synchronized INDArray predict(INDArray features) {
+        checkFeatures(features);
+        FreshSessionArrays.apply(sd);
+        return sd.output(Map.of(names.input(), asFloat(features)), names.prediction()).get(names.prediction());
+    }
+
+    @Override
+    public String toString() {
+        return label + params;
+    }
+
+    private int requireParam(String name) {
+        int index = paramNames.indexOf(name);
+        if (index < 0) {
+            throw new PsException(ErrorCode.UNKNOWN_KEY, label + " has no parameter '" + name
+                    + "'; its parameters are " + paramNames);
+        }
+        return index;
+    }
+
+    private Map<String, INDArray> placeholders(INDArray features, INDArray labels) {
+        checkFeatures(features);
+        if (labels.rank() != 2 || labels.size(1) != numClasses || labels.size(0) != features.size(0)) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " needs labels [" + features.size(0)
+                    + ", " + numClasses + "], got " + Arrays.toString(labels.shape()));
+        }
+        return Map.of(names.input(), asFloat(features), names.label(), asFloat(labels));
+    }
+
+    private void checkFeatures(INDArray features) {
+        if (features.rank() != 2 || features.size(1) != inputSize || features.size(0) < 1) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " needs features [n >= 1, " + inputSize
+                    + "], got " + Arrays.toString(features.shape()));
+        }
+    }
+
+    private static INDArray asFloat(INDArray array) {
+        return array.dataType() == DataType.FLOAT ? array : array.castTo(DataType.FLOAT);
+    }
+
+    private static SDVariable require(SameDiff sd, String label, String name, String role, VariableType type) {
+        SDVariable v = sd.hasVariable(name) ? sd.getVariable(name) : null;
+        if (v == null) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " has no variable '" + name + "' (ps.worker.graph."
+                    + role + "); its variables: " + describe(sd));
+        }
+        if (type != null && v.getVariableType() != type) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, label + ": ps.worker.graph." + role + "='" + name
+                    + "' is a " + v.getVariableType() + ", not a " + type + "; its variables: " + describe(sd));
+        }
+        return v;
+    }
+
+    private static int matrixWidth(String label, SDVariable placeholder, String role) {
+        long[] shape = placeholder.placeholderShape();
+        if (shape == null || shape.length != 2 || shape[1] < 1 || placeholder.dataType() != DataType.FLOAT) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, label + ": placeholder '" + placeholder.name()
+                    + "' (ps.worker.graph." + role + ") must be a FLOAT matrix [-1, width], got "
+                    + placeholder.dataType() + " " + Arrays.toString(shape));
+        }
+        return (int) shape[1];
+    }
+
+    /** @return every variable as name:type, in the graph's order */
+    private static List<String> describe(SameDiff sd) {
+        return sd.variables().stream().map(v -> v.name() + ":" + v.getVariableType()).toList();
+    }
+}

@@ -1,0 +1,107 @@
+package io.jvmps.client.control;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.jvmps.common.cluster.ClusterView;
+import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.RegisterResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Registration against a fake scheduler whose job has all its workers (409 RESOURCE_EXHAUSTED): a worker
+ * started in place of a crashed one keeps asking until a rank frees up, and gives up at its deadline
+ * naming the reason. Leaving says whether the worker finished or failed.
+ */
+class SchedulerSessionTest {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String FULL = "{\"code\":\"RESOURCE_EXHAUSTED\",\"message\":\"cannot register another worker: "
+            + "expected 2 (ps.cluster.worker-num), currently registered 2 (2 alive, 0 finished, 0 dead to take over)\"}";
+
+    private final AtomicInteger attempts = new AtomicInteger();
+    private volatile int fullAnswers;
+    private final List<String> leaves = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private HttpServer server;
+    private SchedulerSession session;
+
+    @BeforeEach
+    void startFakeScheduler() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/api/v1/nodes", this::register);
+        server.start();
+        SchedulerClient client = new SchedulerClient("127.0.0.1", server.getAddress().getPort(), Duration.ofSeconds(5),
+                io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789"));
+        session = new SchedulerSession(client, "127.0.0.1", Duration.ofSeconds(30), Clock.systemUTC());
+    }
+
+    @AfterEach
+    void stop() {
+        session.close();
+        server.stop(0);
+    }
+
+    private void register(HttpExchange exchange) throws IOException {
+        if ("DELETE".equals(exchange.getRequestMethod())) {
+            leaves.add(exchange.getRequestURI().toString());
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+            return;
+        }
+        boolean full = attempts.incrementAndGet() <= fullAnswers;
+        byte[] body = (full ? FULL : JSON.writeValueAsString(new RegisterResponse("worker-1-b", 1,
+                new ClusterView(3, 1, 2, List.of())))).getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(full ? 409 : 200, body.length);
+        exchange.getResponseBody().write(body);
+        exchange.close();
+    }
+
+    @Test
+    void aWorkerWaitsForAFreeRankWhileTheJobIsFull() {
+        fullAnswers = 3;
+        RegisterResponse reg = session.register(8080, 0, Duration.ofSeconds(20), Duration.ofMillis(50));
+        assertThat(reg.rank()).isEqualTo(1);
+        assertThat(attempts).hasValue(4);
+    }
+
+    @Test
+    void aWorkerGivesUpAtItsDeadlineSayingNoRankWasFree() {
+        fullAnswers = Integer.MAX_VALUE;
+        assertThatThrownBy(() -> session.register(8080, 0, Duration.ofMillis(400), Duration.ofMillis(50)))
+                .isInstanceOfSatisfying(PsException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TIMEOUT))
+                .hasMessageContaining("had no free worker rank within PT0.4S")
+                .hasMessageContaining("0 dead to take over");
+        assertThat(attempts.get()).isGreaterThan(2);
+    }
+
+    @Test
+    void aWorkerThatFinishedLeavesPlainly() {
+        session.register(8080, 0, Duration.ofSeconds(5), Duration.ofMillis(50));
+        session.close();
+        assertThat(leaves).containsExactly("/api/v1/nodes/worker-1-b");
+    }
+
+    @Test
+    void aWorkerThatFailedLeavesSayingSoSoItsRankIsFreeAtOnce() {
+        session.register(8080, 0, Duration.ofSeconds(5), Duration.ofMillis(50));
+        session.markFailed();
+        session.close();
+        assertThat(leaves).containsExactly("/api/v1/nodes/worker-1-b?failed=true");
+    }
+}

@@ -1,0 +1,42 @@
+package io.jvmps.client.data;
+
+import io.jvmps.common.sparse.RowPlacement;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RowSplitTest {
+
+    @Test
+    void everyIdGoesToItsOwnerOnceInPartsOfBoundedSize() {
+        long[] ids = LongStream.range(0, 1000).map(i -> i * 31 - 500).toArray();
+        List<RowSplit> parts = RowSplit.of(ids, 3, 64);
+        int[] seen = new int[ids.length];
+        for (RowSplit part : parts) {
+            assertThat(part.positions()).isNotEmpty().hasSizeLessThanOrEqualTo(64);
+            for (int p : part.positions()) {
+                assertThat(RowPlacement.serverOf(ids[p], 3)).isEqualTo(part.server());
+                seen[p]++;
+            }
+        }
+        assertThat(seen).containsOnly(1);
+        assertThat(parts).extracting(RowSplit::server).isSorted();
+    }
+
+    @Test
+    void rowsGoOutAndComeBackToTheirPositions() {
+        long[] ids = {5, 6, 7, 8, 9};
+        float[] all = {0, 1, 10, 11, 20, 21, 30, 31, 40, 41};
+        float[] back = new float[all.length];
+        for (RowSplit part : RowSplit.of(ids, 2, 2)) {
+            float[] rows = part.rows(all, 2);
+            assertThat(part.ids(ids)).hasSize(rows.length / 2);
+            part.scatter(rows, back, 2);
+        }
+        assertThat(back).containsExactly(all);
+        assertThat(RowSplit.of(new long[0], 2, 2)).isEmpty();
+    }
+}
