@@ -111,6 +111,27 @@ final class LocalCluster implements AutoCloseable {
         return start(name, module, "-Xmx1g", Map.of("OMP_NUM_THREADS", "1"), List.of(args));
     }
 
+    /**
+     * Starts a user's Java program (not a jvm-ps jar) with the cluster's secret in {@code PS_SECURITY_SECRET},
+     * e.g. a training program built on the client library.
+     *
+     * @param classPath its class path
+     * @param mainClass its main class
+     */
+    NodeProcess startProgram(String name, String classPath, String mainClass, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx1g", "-cp", classPath, mainClass));
+        command.addAll(List.of(args));
+        Path log = logDir.resolve(name + ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+                .directory(jarDir.toFile());
+        builder.environment().put("PS_SECURITY_SECRET", secret);
+        builder.environment().put("OMP_NUM_THREADS", "1");
+        NodeProcess node = new NodeProcess(name, builder.start(), log);
+        processes.add(node);
+        return node;
+    }
+
     NodeProcess startServer(int index, int servers, int workers, String... args) throws IOException {
         return start("server-" + index, "server-service", "-Xmx512m", Map.of(), withCluster(servers, workers, args));
     }

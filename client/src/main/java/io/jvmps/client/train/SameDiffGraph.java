@@ -20,7 +20,7 @@ import java.util.Map;
  * A SameDiff classification graph as a parameter server trains it: a float32 feature placeholder
  * {@code [-1, d]}, a one-hot label placeholder {@code [-1, k]}, a loss and a class-score variable (named by
  * {@link GraphNames}), and its trainable parameters: every float32 {@link VariableType#VARIABLE}, in the
- * graph's order. One forward/backward pass gives the mean loss and fresh gradient arrays (never
+ * order SameDiff lists them (the same in every process for the same graph) or one given. One forward/backward pass gives the mean loss and fresh gradient arrays (never
  * {@code sd.fit}, whose updater would train the values locally). Every run gives each op fresh output arrays
  * ({@link FreshSessionArrays}). Methods are synchronized: one graph serves one call at a time.
  */
@@ -54,6 +54,17 @@ public final class SameDiffGraph {
      *                     float32 matrix, a parameter that is not float32, or no parameter at all
      */
     public static SameDiffGraph of(SameDiff sd, GraphNames names, String label) {
+        return of(sd, names, label, null);
+    }
+
+    /**
+     * Like {@link #of(SameDiff, GraphNames, String)}, with the parameters in a given order (e.g. the order a
+     * model declares them in) instead of the order SameDiff lists its variables in.
+     *
+     * @param order every trainable variable's name, once
+     * @throws PsException INTERNAL when {@code order} does not name exactly the graph's trainable variables
+     */
+    public static SameDiffGraph of(SameDiff sd, GraphNames names, String label, List<String> order) {
         SDVariable input = require(sd, label, names.input(), "input", VariableType.PLACEHOLDER);
         SDVariable labels = require(sd, label, names.label(), "label", VariableType.PLACEHOLDER);
         require(sd, label, names.loss(), "loss", null);
@@ -75,6 +86,15 @@ public final class SameDiffGraph {
         if (specs.isEmpty()) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " has no trainable variable (VARIABLE); its "
                     + "variables: " + describe(sd));
+        }
+        if (order != null) {
+            Map<String, ParamSpec> byName = new LinkedHashMap<>();
+            specs.forEach(spec -> byName.put(spec.name(), spec));
+            if (order.size() != specs.size() || !byName.keySet().containsAll(order)) {
+                throw new PsException(ErrorCode.INTERNAL, label + ": parameter order " + order
+                        + " does not name its trainable variables " + byName.keySet());
+            }
+            specs = order.stream().map(byName::get).toList();
         }
         sd.setLossVariables(names.loss());
         sd.createGradFunction();

@@ -61,7 +61,7 @@ public abstract class SameDiffModel implements TrainableModel {
     protected SameDiffModel(String modelName, int inputSize, int numClasses, List<ParamDef> params,
                             GraphDefinition graph) {
         this(modelName, SameDiffGraph.of(build(modelName, inputSize, numClasses, params, graph), GraphNames.DEFAULT,
-                modelName), params);
+                modelName, params.stream().map(ParamDef::name).toList()), params);
     }
 
     /**
