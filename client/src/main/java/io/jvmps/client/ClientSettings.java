@@ -69,6 +69,12 @@ public record ClientSettings(String schedulerHost, int schedulerPort, ClusterSec
                 serverWaitInterval, heartbeatInterval, lossTimeout, tcp, schedulerTls);
     }
 
+    /** @return a copy with another pause between rounds of that wait */
+    public ClientSettings withServerWaitInterval(Duration interval) {
+        return new ClientSettings(schedulerHost, schedulerPort, secret, advertisedHost, requestTimeout,
+                serverWaitTimeout, interval, heartbeatInterval, lossTimeout, tcp, schedulerTls);
+    }
+
     /** @return a copy advertising another host in the cluster view */
     public ClientSettings withAdvertisedHost(String host) {
         return new ClientSettings(schedulerHost, schedulerPort, secret, host, requestTimeout, serverWaitTimeout,

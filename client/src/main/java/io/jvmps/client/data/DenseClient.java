@@ -37,8 +37,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * server connection (the route in composite metadata, as Spring writes it), without Spring's encoders
  * and decoders, which cost a small request more CPU than its data. Arrays are indexed like
  * {@link ShardMap#params()}. Blocking calls, each with a deadline; errors surface as
- * {@link PsException} naming the server. Thread-safe for calls that do not overlap on the same
- * destination arrays.
+ * {@link PsException} naming the server and route, with the code: TIMEOUT (no answer within the deadline,
+ * e.g. a SYNC step other workers never pushed), NOT_READY (a connection or server lost: see
+ * {@link io.jvmps.client.control.ControlClient#latestCheckpoint} and {@code rollBack}), WRONG_STEP or
+ * ROLLED_BACK (the servers' state moved under the step: join again or recover), NON_FINITE (a NaN
+ * or infinite gradient, refused whole), SHAPE_MISMATCH or INVALID_ARGUMENT (arrays that do not match the
+ * declared parameters; nothing is sent), NOT_INITIALIZED or UNKNOWN_KEY (pull before init or declare).
+ * Thread-safe for calls that do not overlap on the same destination arrays.
  */
 public class DenseClient {
     private static final int SEQUENCE_BITS = 40;
