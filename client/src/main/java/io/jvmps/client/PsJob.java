@@ -1,6 +1,7 @@
 package io.jvmps.client;
 
 import io.jvmps.client.control.ControlClient;
+import io.jvmps.client.control.ProgressReporter;
 import io.jvmps.client.control.SchedulerSession;
 import io.jvmps.client.control.ServerWaiter;
 import io.jvmps.client.control.StepJoiner;
@@ -11,6 +12,7 @@ import io.jvmps.client.transport.ServerConnections;
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.codec.TensorChunker;
 import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.ProgressReport;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.RegisterResponse;
 import io.jvmps.common.protocol.ResultReport;
@@ -40,9 +42,11 @@ public final class PsJob implements AutoCloseable {
     private final ServerConnections connections;
     private final ControlClient control;
     private final ServerDescription semantics;
+    private final ProgressReporter progress;
 
     private PsJob(ClientSettings settings, Clock clock, SchedulerSession session, RegisterResponse registration,
                   ServerConnections connections, ServerDescription semantics) {
+        this.progress = new ProgressReporter(session.client());
         this.settings = settings;
         this.clock = clock;
         this.session = session;
@@ -168,6 +172,24 @@ public final class PsJob implements AutoCloseable {
                 settings.serverWaitInterval());
     }
 
+    /**
+     * Reports training progress to the scheduler (its job status, dashboard and metrics show it), off the
+     * calling thread: at most one report waits, a newer one replaces it, a failed one is dropped.
+     *
+     * @param epoch      1-based epoch
+     * @param step       1-based step within the epoch
+     * @param globalStep steps this worker has pushed in the job
+     * @param loss       the last batch's mean loss
+     * @param samplesPerSecond recent throughput
+     * @param bytesPushed tensor bytes pushed so far
+     * @param bytesPulled tensor bytes pulled so far
+     */
+    public void reportProgress(int epoch, int step, long globalStep, double loss, double samplesPerSecond,
+                               long bytesPushed, long bytesPulled) {
+        progress.report(new ProgressReport(nodeId(), epoch, step, globalStep, loss, samplesPerSecond, bytesPushed,
+                bytesPulled));
+    }
+
     /** Makes {@link #close} leave as failed (DEAD): the scheduler lets a replacement take this rank at once. */
     public void fail() {
         session.markFailed();
@@ -176,6 +198,7 @@ public final class PsJob implements AutoCloseable {
     /** Closes the server connections and leaves the job. */
     @Override
     public void close() {
+        progress.close();
         connections.close();
         session.close();
     }

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * jvm-ps-client artifact) as both workers of a 2-server SYNC job: each joins through the scheduler, trains
  * its own network on its shard of MNIST through the servers; rank 0 writes the model, and plain SameDiff
  * reading that file classifies the test set exactly as the trainer did. The scheduler's job status sums
- * the results the programs reported.
+ * the results the programs reported and shows each one's last step.
  */
 class ClientLibraryIT {
     private static final int SERVERS = 2;
@@ -64,6 +64,10 @@ class ClientLibraryIT {
             assertThat(exported.group(3)).as("plain SameDiff on the file").isEqualTo(exported.group(2));
             Matcher job = scheduler.awaitLog(FINISHED, Duration.ofSeconds(30));
             assertThat(job.group(3)).isEqualTo("4000");
+            String status = cluster.schedulerGet("/api/v1/job").orElseThrow();
+            assertThat(status).contains("\"state\":\"FINISHED\"");
+            assertThat(Pattern.compile("\"globalStep\":400,").matcher(status).results().count())
+                    .as("each program's last progress report: " + status).isEqualTo(2);
         }
     }
 }

@@ -28,7 +28,9 @@ import java.util.List;
  * parameters at the step's version, computes the batch's gradients with the graph, and pushes them; the
  * servers' optimizer and consistency mode (SYNC, ASYNC or SSP) do the rest. In SYNC every worker must run
  * the same number of steps (give each worker a shard of the same number of batches). GEO, which trains
- * locally between rounds, is run by the stock worker only. Not thread-safe: one training thread.
+ * locally between rounds, is run by the stock worker only. Each step's progress goes to the scheduler
+ * (its job status and dashboard show the worker's epoch, step, loss and throughput). Not thread-safe: one
+ * training thread.
  */
 public final class SameDiffTrainer {
     private static final Logger log = LoggerFactory.getLogger(SameDiffTrainer.class);
@@ -91,7 +93,10 @@ public final class SameDiffTrainer {
         long first = step;
         long examples = 0;
         double loss = Double.NaN;
+        long windowStart = System.nanoTime();
+        long windowExamples = 0;
         for (int epoch = 0; epoch < epochs; epoch++) {
+            int inEpoch = 0;
             for (DataSet batch : batches) {
                 pullInto(values, params);
                 StepResult result = graph.gradients(batch.getFeatures(), batch.getLabels());
@@ -105,6 +110,15 @@ public final class SameDiffTrainer {
                 step++;
                 loss = result.loss();
                 examples += batch.numExamples();
+                windowExamples += batch.numExamples();
+                inEpoch++;
+                double seconds = (System.nanoTime() - windowStart) / 1e9;
+                job.reportProgress(epoch + 1, inEpoch, step, loss, seconds > 0 ? windowExamples / seconds : 0,
+                        dense.bytesPushed(), dense.bytesPulled());
+                if (seconds > 10) {
+                    windowStart = System.nanoTime();
+                    windowExamples = 0;
+                }
                 if ((step - first) % LOG_EVERY == 0) {
                     log.info("worker {} epoch {} step {}: loss {}", job.rank(), epoch, step, loss);
                 }

@@ -1,5 +1,6 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.client.control.ProgressReporter;
 import io.jvmps.common.protocol.ProgressReport;
 import io.jvmps.client.data.DenseClient;
 import org.slf4j.Logger;

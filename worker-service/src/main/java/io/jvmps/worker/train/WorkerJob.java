@@ -1,5 +1,6 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.client.control.ProgressReporter;
 import io.jvmps.client.control.StepJoiner;
 import io.jvmps.worker.ctr.CtrEvaluation;
 

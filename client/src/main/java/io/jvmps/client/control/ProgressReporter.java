@@ -1,4 +1,4 @@
-package io.jvmps.worker.train;
+package io.jvmps.client.control;
 
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.protocol.ProgressReport;
@@ -24,6 +24,7 @@ public class ProgressReporter implements AutoCloseable {
                 return t;
             }, new ThreadPoolExecutor.DiscardOldestPolicy());
 
+    /** @param scheduler where the reports go ({@code POST /api/v1/progress}) */
     public ProgressReporter(SchedulerClient scheduler) {
         this.scheduler = scheduler;
     }
