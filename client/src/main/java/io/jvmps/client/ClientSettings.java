@@ -20,12 +20,14 @@ import java.util.Objects;
  * @param serverWaitInterval pause between rounds of that wait (3 s)
  * @param heartbeatInterval pause between heartbeats to the scheduler (2 s)
  * @param lossTimeout       a server connection counts as lost after this long without a frame (15 s)
+ * @param recoveryTimeout   how long the trainer tries to bring a job back after a lost server (5 min; zero:
+ *                          never, a lost server ends training)
  * @param tcp               plain TCP ({@link TcpClients#PLAIN}) or TLS to the servers
  * @param schedulerTls      HTTPS to the scheduler with this context, or null for plain HTTP
  */
 public record ClientSettings(String schedulerHost, int schedulerPort, ClusterSecret secret, String advertisedHost,
                              Duration requestTimeout, Duration serverWaitTimeout, Duration serverWaitInterval,
-                             Duration heartbeatInterval, Duration lossTimeout, TcpClients tcp,
+                             Duration heartbeatInterval, Duration lossTimeout, Duration recoveryTimeout, TcpClients tcp,
                              javax.net.ssl.SSLContext schedulerTls) {
 
     /** Checks the settings. */
@@ -36,6 +38,9 @@ public record ClientSettings(String schedulerHost, int schedulerPort, ClusterSec
         Objects.requireNonNull(tcp, "tcp");
         if (schedulerPort < 1 || schedulerPort > 65535) {
             throw new IllegalArgumentException("schedulerPort must be in 1..65535, got " + schedulerPort);
+        }
+        if (recoveryTimeout == null || recoveryTimeout.isNegative()) {
+            throw new IllegalArgumentException("recoveryTimeout must be zero or positive, got " + recoveryTimeout);
         }
         for (Duration d : new Duration[] {requestTimeout, serverWaitTimeout, serverWaitInterval, heartbeatInterval,
                 lossTimeout}) {
@@ -54,31 +59,41 @@ public record ClientSettings(String schedulerHost, int schedulerPort, ClusterSec
     public static ClientSettings of(String schedulerHost, int schedulerPort, String secret) {
         return new ClientSettings(schedulerHost, schedulerPort, ClusterSecret.of(secret), "127.0.0.1",
                 Duration.ofMinutes(3), Duration.ofMinutes(5), Duration.ofSeconds(3), Duration.ofSeconds(2),
-                Duration.ofSeconds(15), TcpClients.PLAIN, null);
+                Duration.ofSeconds(15), Duration.ofMinutes(5), TcpClients.PLAIN, null);
     }
 
     /** @return a copy with another request timeout */
     public ClientSettings withRequestTimeout(Duration timeout) {
         return new ClientSettings(schedulerHost, schedulerPort, secret, advertisedHost, timeout, serverWaitTimeout,
-                serverWaitInterval, heartbeatInterval, lossTimeout, tcp, schedulerTls);
+                serverWaitInterval, heartbeatInterval, lossTimeout, recoveryTimeout, tcp,
+                schedulerTls);
     }
 
     /** @return a copy with another wait for registration and servers */
     public ClientSettings withServerWaitTimeout(Duration timeout) {
         return new ClientSettings(schedulerHost, schedulerPort, secret, advertisedHost, requestTimeout, timeout,
-                serverWaitInterval, heartbeatInterval, lossTimeout, tcp, schedulerTls);
+                serverWaitInterval, heartbeatInterval, lossTimeout, recoveryTimeout, tcp,
+                schedulerTls);
     }
 
     /** @return a copy with another pause between rounds of that wait */
     public ClientSettings withServerWaitInterval(Duration interval) {
         return new ClientSettings(schedulerHost, schedulerPort, secret, advertisedHost, requestTimeout,
-                serverWaitTimeout, interval, heartbeatInterval, lossTimeout, tcp, schedulerTls);
+                serverWaitTimeout, interval, heartbeatInterval, lossTimeout, recoveryTimeout, tcp,
+                schedulerTls);
+    }
+
+    /** @return a copy with another recovery timeout (zero: a lost server ends training) */
+    public ClientSettings withRecoveryTimeout(Duration timeout) {
+        return new ClientSettings(schedulerHost, schedulerPort, secret, advertisedHost, requestTimeout,
+                serverWaitTimeout, serverWaitInterval, heartbeatInterval, lossTimeout, timeout, tcp, schedulerTls);
     }
 
     /** @return a copy advertising another host in the cluster view */
     public ClientSettings withAdvertisedHost(String host) {
         return new ClientSettings(schedulerHost, schedulerPort, secret, host, requestTimeout, serverWaitTimeout,
-                serverWaitInterval, heartbeatInterval, lossTimeout, tcp, schedulerTls);
+                serverWaitInterval, heartbeatInterval, lossTimeout, recoveryTimeout, tcp,
+                schedulerTls);
     }
 
     /** @return the server-connection part of these settings */

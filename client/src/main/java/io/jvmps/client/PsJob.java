@@ -3,11 +3,13 @@ package io.jvmps.client;
 import io.jvmps.client.control.ControlClient;
 import io.jvmps.client.control.ProgressReporter;
 import io.jvmps.client.control.SchedulerSession;
+import io.jvmps.client.control.ServerRecovery;
 import io.jvmps.client.control.ServerWaiter;
 import io.jvmps.client.control.StepJoiner;
 import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.data.DenseSeeding;
 import io.jvmps.client.data.SparseClient;
+import io.jvmps.client.transport.ConnectionHolder;
 import io.jvmps.client.transport.ServerConnections;
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.codec.TensorChunker;
@@ -39,8 +41,8 @@ public final class PsJob implements AutoCloseable {
     private final Clock clock;
     private final SchedulerSession session;
     private final RegisterResponse registration;
-    private final ServerConnections connections;
-    private final ControlClient control;
+    private final ConnectionHolder held;
+    private final int servers;
     private final ServerDescription semantics;
     private final ProgressReporter progress;
 
@@ -51,8 +53,8 @@ public final class PsJob implements AutoCloseable {
         this.clock = clock;
         this.session = session;
         this.registration = registration;
-        this.connections = connections;
-        this.control = new ControlClient(connections, registration.rank(), settings.requestTimeout());
+        this.held = new ConnectionHolder(connections);
+        this.servers = connections.size();
         this.semantics = semantics;
     }
 
@@ -116,7 +118,7 @@ public final class PsJob implements AutoCloseable {
 
     /** @return the number of servers the job has */
     public int servers() {
-        return connections.size();
+        return servers;
     }
 
     /** @return the servers' training semantics: consistency mode, staleness, GEO interval, optimizer */
@@ -124,9 +126,12 @@ public final class PsJob implements AutoCloseable {
         return semantics;
     }
 
-    /** @return the control calls on this job's server connections (describe, declare, join, recover) */
+    /**
+     * @return the control calls on this job's current server connections (describe, declare, join, recover);
+     * after a {@link #resume} ask again
+     */
     public ControlClient control() {
-        return control;
+        return new ControlClient(held.current(), rank(), settings.requestTimeout());
     }
 
     /** @return the settings this job was joined with */
@@ -144,19 +149,48 @@ public final class PsJob implements AutoCloseable {
      * checkpoint's step, or later for a worker that took over a dead rank)
      */
     public DenseStart declareDense(List<ParamSpec> params, INDArray[] initial) {
-        ShardMap shardMap = ShardMap.compute(params, connections.size());
-        DenseClient dense = new DenseClient(connections, shardMap, rank(), settings.requestTimeout(),
-                TensorChunker.DEFAULT_CHUNK_BYTES);
+        ShardMap shardMap = ShardMap.compute(params, servers);
+        DenseClient dense = denseClient(held.current(), shardMap);
+        ControlClient control = control();
         long declared = control.declareDense(params);
         DenseSeeding.seedOrAwait(dense, initial, rank(), settings.serverWaitTimeout(), clock);
         long start = StepJoiner.scheduleStep(control, clock, semantics, nodeId(), declared,
                 settings.requestTimeout());
-        return new DenseStart(dense, start);
+        ServerRecovery recovery = new ServerRecovery(
+                left -> new ServerWaiter(session.client(), clock).connect(servers, left, settings.serverWaitInterval(),
+                        settings.connections()),
+                next -> denseClient(next, shardMap), () -> initial, rank(), settings.recoveryTimeout(), clock,
+                ServerRecovery.joinAgain(clock, semantics, nodeId(), settings.requestTimeout()));
+        recovery.joined();
+        return new DenseStart(dense, start, recovery);
+    }
+
+    private DenseClient denseClient(ServerConnections connections, ShardMap shardMap) {
+        return new DenseClient(connections, shardMap, rank(), settings.requestTimeout(),
+                TensorChunker.DEFAULT_CHUNK_BYTES);
+    }
+
+    /**
+     * Brings the job back after a lost server, if {@code cause} is such a loss and the recovery timeout is not
+     * zero: waits until every server is alive again (a replacement took the lost rank), rolls every server back
+     * to the newest complete checkpoint, and rejoins. Every worker of the job does the same.
+     *
+     * @param dense what {@link #declareDense} gave
+     * @param cause the error a push or pull raised
+     * @return a dense client on the new connections and the step to go on at
+     * @throws PsException {@code cause} itself when it is no server loss (or recovery is off); INVALID_ARGUMENT
+     *                     when the servers keep no checkpoint; TIMEOUT after the recovery timeout
+     */
+    public ServerRecovery.Resumed resume(DenseStart dense, PsException cause) {
+        if (!dense.recovery().recovers(cause)) {
+            throw cause;
+        }
+        return dense.recovery().resume(cause, held);
     }
 
     /** @return the sparse data plane (declare tables first with {@link ControlClient#declareSparse}) */
     public SparseClient sparse() {
-        return new SparseClient(connections, rank(), settings.requestTimeout(), 1 << 20);
+        return new SparseClient(held.current(), rank(), settings.requestTimeout(), 1 << 20);
     }
 
     /**
@@ -199,7 +233,7 @@ public final class PsJob implements AutoCloseable {
     @Override
     public void close() {
         progress.close();
-        connections.close();
+        held.close();
         session.close();
     }
 
@@ -208,7 +242,8 @@ public final class PsJob implements AutoCloseable {
      *
      * @param client    push, pull and init of the declared parameters
      * @param startStep the step this worker's schedule starts at
+     * @param recovery  how {@link #resume} brings them back after a lost server
      */
-    public record DenseStart(DenseClient client, long startStep) {
+    public record DenseStart(DenseClient client, long startStep, ServerRecovery recovery) {
     }
 }

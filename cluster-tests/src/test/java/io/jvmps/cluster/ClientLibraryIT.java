@@ -70,4 +70,61 @@ class ClientLibraryIT {
                     .as("each program's last progress report: " + status).isEqualTo(2);
         }
     }
+
+    /**
+     * Server 1 killed (SIGKILL) after its checkpoint at step 100 and started again: both programs' trainers
+     * wait for the replacement, roll the servers back to the newest checkpoint and go on from its step with
+     * that step's batch; both finish the 800 steps on one model, which the file predicts as they do.
+     */
+    @Test
+    void aKilledServerIsReplacedAndTheTrainersResumeFromTheCheckpoint() throws Exception {
+        Path example = TestPaths.repo().resolve("examples/mnist-library/target");
+        String classPath = example.resolve("classes") + java.io.File.pathSeparator
+                + Files.readString(example.resolve("classpath.txt")).trim();
+        try (LocalCluster cluster = new LocalCluster("client-library-failover")) {
+            Path out = cluster.freshDir("model");
+            Path checkpoints = cluster.freshDir("checkpoints");
+            cluster.startScheduler(SERVERS, WORKERS, "--ps.scheduler.heartbeat-timeout=5s",
+                    "--ps.scheduler.failure-check-interval=200ms");
+            String[] serverArgs = {"--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.002",
+                    "--ps.consistency.mode=SYNC", "--ps.node.heartbeat-interval=300ms",
+                    "--ps.server.register-retry=500ms", "--ps.checkpoint.dir=" + checkpoints,
+                    "--ps.checkpoint.every-steps=50"};
+            NodeProcess[] servers = new NodeProcess[SERVERS];
+            for (int s = 0; s < SERVERS; s++) {
+                servers[s] = cluster.startServer(s, SERVERS, WORKERS, serverArgs);
+            }
+            NodeProcess[] programs = new NodeProcess[WORKERS];
+            for (int w = 0; w < WORKERS; w++) {
+                programs[w] = cluster.startProgram("program-" + w, classPath, "com.example.library.LibraryTraining",
+                        "--scheduler=127.0.0.1:" + cluster.schedulerPort(), "--mnist=" + TestPaths.mnist(),
+                        "--out=" + out, "--epochs=4", "--train-examples=20000", "--test-examples=2000");
+            }
+            servers[1].awaitLog(Pattern.compile("Checkpoint step 100: wrote part"), Duration.ofMinutes(3));
+            servers[1].process().destroyForcibly().waitFor();
+            NodeProcess replacement = cluster.startServerNamed("server-1-replacement", SERVERS, WORKERS, serverArgs);
+            Pattern resumed = Pattern.compile("Recovery 1 done: the servers are back at checkpoint step (\\d+);");
+            String accuracy = null;
+            for (NodeProcess program : programs) {
+                assertThat(program.awaitExit(Duration.ofMinutes(5))).as(program.name() + "\n" + program.tail()).isZero();
+                Matcher back = resumed.matcher(program.logText());
+                assertThat(back.find()).as(program.tail()).isTrue();
+                assertThat(Long.parseLong(back.group(1))).as("a checkpoint at or after the kill").isBetween(100L, 750L);
+                Matcher result = RESULT.matcher(program.logText());
+                assertThat(result.find()).as(program.tail()).isTrue();
+                assertThat(result.group(2)).as("the schedule ends at step 800").isEqualTo("800");
+                assertThat(Double.parseDouble(result.group(3))).isGreaterThanOrEqualTo(0.9);
+                if (accuracy != null) {
+                    assertThat(result.group(3)).as("SYNC workers end on one model").isEqualTo(accuracy);
+                }
+                accuracy = result.group(3);
+            }
+            assertThat(replacement.logText()).contains("Restored");
+            NodeProcess rank0 = java.util.Arrays.stream(programs).filter(p -> p.logText().contains("EXPORTED"))
+                    .findFirst().orElseThrow();
+            Matcher exported = EXPORTED.matcher(rank0.logText());
+            assertThat(exported.find()).isTrue();
+            assertThat(exported.group(3)).isEqualTo(exported.group(2));
+        }
+    }
 }

@@ -1,7 +1,7 @@
 package io.jvmps.client.train;
 
 import io.jvmps.client.PsJob;
-import io.jvmps.client.data.DenseClient;
+import io.jvmps.client.control.ServerRecovery;
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
@@ -28,7 +28,9 @@ import java.util.List;
  * parameters at the step's version, computes the batch's gradients with the graph, and pushes them; the
  * servers' optimizer and consistency mode (SYNC, ASYNC or SSP) do the rest. In SYNC every worker must run
  * the same number of steps (give each worker a shard of the same number of batches). GEO, which trains
- * locally between rounds, is run by the stock worker only. Each step's progress goes to the scheduler
+ * locally between rounds, is run by the stock worker only. A lost server is recovered as the stock worker
+ * does it ({@link PsJob#resume}): every worker rolls back to the newest checkpoint and goes on from its step,
+ * with the batch that step had. Each step's progress goes to the scheduler
  * (its job status and dashboard show the worker's epoch, step, loss and throughput). Not thread-safe: one
  * training thread.
  */
@@ -38,7 +40,7 @@ public final class SameDiffTrainer {
 
     private final PsJob job;
     private final SameDiffGraph graph;
-    private DenseClient dense;
+    private PsJob.DenseStart dense;
     private long step;
 
     /**
@@ -79,7 +81,8 @@ public final class SameDiffTrainer {
      * @param batches features {@code [n, d]} and one-hot labels {@code [n, k]} per batch
      * @return steps run, last loss, examples and seconds
      * @throws PsException the servers' or the wire's error (TIMEOUT naming the server and route when a
-     *                     step waited too long, e.g. for a SYNC worker that ran fewer steps)
+     *                     step waited too long, e.g. for a SYNC worker that ran fewer steps), or a lost server
+     *                     that could not be recovered (no checkpoint, or past the recovery timeout)
      */
     public Result fit(Iterable<DataSet> batches, int epochs) {
         if (epochs < 1) {
@@ -87,17 +90,34 @@ public final class SameDiffTrainer {
         }
         long started = System.nanoTime();
         start();
-        List<ParamSpec> params = dense.shardMap().params();
+        int perEpoch = count(batches);
+        if (perEpoch == 0) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "no batches to train on");
+        }
+        List<ParamSpec> params = dense.client().shardMap().params();
         INDArray[] values = params.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape(), 'c'))
                 .toArray(INDArray[]::new);
         long first = step;
+        long end = first + (long) epochs * perEpoch;
         long examples = 0;
         double loss = Double.NaN;
         long windowStart = System.nanoTime();
         long windowExamples = 0;
-        for (int epoch = 0; epoch < epochs; epoch++) {
-            int inEpoch = 0;
-            for (DataSet batch : batches) {
+        java.util.Iterator<DataSet> position = null;
+        long positionAt = -1;
+        while (step < end) {
+            long offset = Math.max(0, step - first);
+            int epoch = (int) (offset / perEpoch);
+            int inEpoch = (int) (offset % perEpoch);
+            if (position == null || positionAt != offset || inEpoch == 0) {
+                position = batches.iterator();       // a new epoch, or a recovery moved the step back
+                for (int skip = 0; skip < inEpoch; skip++) {
+                    position.next();
+                }
+            }
+            DataSet batch = position.next();
+            positionAt = offset + 1;
+            try {
                 pullInto(values, params);
                 StepResult result = graph.gradients(batch.getFeatures(), batch.getLabels());
                 if (!Double.isFinite(result.loss())) {
@@ -106,26 +126,42 @@ public final class SameDiffTrainer {
                 }
                 INDArray[] gradients = params.stream().map(p -> result.gradients().get(p.name()))
                         .toArray(INDArray[]::new);
-                dense.push(step, gradients);
+                dense.client().push(step, gradients);
                 step++;
                 loss = result.loss();
-                examples += batch.numExamples();
-                windowExamples += batch.numExamples();
-                inEpoch++;
-                double seconds = (System.nanoTime() - windowStart) / 1e9;
-                job.reportProgress(epoch + 1, inEpoch, step, loss, seconds > 0 ? windowExamples / seconds : 0,
-                        dense.bytesPushed(), dense.bytesPulled());
-                if (seconds > 10) {
-                    windowStart = System.nanoTime();
-                    windowExamples = 0;
-                }
-                if ((step - first) % LOG_EVERY == 0) {
-                    log.info("worker {} epoch {} step {}: loss {}", job.rank(), epoch, step, loss);
-                }
+            } catch (PsException e) {
+                ServerRecovery.Resumed resumed = job.resume(dense, e);   // rethrows what is no server loss
+                dense = new PsJob.DenseStart(resumed.client(), dense.startStep(), dense.recovery());
+                step = resumed.step();
+                position = null;
+                continue;
+            }
+            examples += batch.numExamples();
+            windowExamples += batch.numExamples();
+            double seconds = (System.nanoTime() - windowStart) / 1e9;
+            job.reportProgress(epoch + 1, inEpoch + 1, step, loss, seconds > 0 ? windowExamples / seconds : 0,
+                    dense.client().bytesPushed(), dense.client().bytesPulled());
+            if (seconds > 10) {
+                windowStart = System.nanoTime();
+                windowExamples = 0;
+            }
+            if ((step - first) % LOG_EVERY == 0) {
+                log.info("worker {} epoch {} step {}: loss {}", job.rank(), epoch + 1, step, loss);
             }
         }
         pullInto(values, params);
         return new Result(step - first, loss, examples, (System.nanoTime() - started) / 1e9);
+    }
+
+    private static int count(Iterable<DataSet> batches) {
+        if (batches instanceof java.util.Collection<?> collection) {
+            return collection.size();
+        }
+        int n = 0;
+        for (java.util.Iterator<DataSet> it = batches.iterator(); it.hasNext(); it.next()) {
+            n++;
+        }
+        return n;
     }
 
     /**
@@ -166,15 +202,14 @@ public final class SameDiffTrainer {
             return;
         }
         INDArray[] initial = graph.params().stream().map(p -> graph.param(p.name())).toArray(INDArray[]::new);
-        PsJob.DenseStart started = job.declareDense(graph.params(), initial);
-        dense = started.client();
-        step = started.startStep();
+        dense = job.declareDense(graph.params(), initial);
+        step = dense.startStep();
         log.info("worker {} of {} trains {} in {} mode from step {}", job.rank(), job.workers(), graph,
                 job.semantics().mode(), step);
     }
 
     private void pullInto(INDArray[] values, List<ParamSpec> params) {
-        dense.pull(step, values);
+        dense.client().pull(step, values);
         for (int p = 0; p < values.length; p++) {
             graph.setParam(params.get(p).name(), values[p]);
         }

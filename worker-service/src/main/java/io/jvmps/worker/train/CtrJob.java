@@ -1,5 +1,7 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.client.transport.ConnectionHolder;
+import io.jvmps.client.control.ServerRecovery;
 import io.jvmps.client.control.StepJoiner;
 import io.jvmps.common.codec.TensorChunker;
 import io.jvmps.common.embedding.CacheStats;
@@ -107,10 +109,8 @@ class CtrJob {
         long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clock, semantics, nodeId, restored, props.getRequestTimeout());
         ServerRecovery recovery = new ServerRecovery(reconnect, next -> new DenseClient(next, shardMap, rank,
                 props.getRequestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.getSeed()),
-                rank, props.getRecoveryTimeout(), clock, (recovered, checkpointStep, joinedBefore) ->
-                semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC && joinedBefore ? checkpointStep
-                        : StepJoiner.scheduleStep(recovered, clock, semantics, nodeId, checkpointStep,
-                                props.getRequestTimeout()),
+                rank, props.getRecoveryTimeout(), clock,
+                ServerRecovery.joinAgain(clock, semantics, nodeId, props.getRequestTimeout()),
                 next -> declareTables(new ControlClient(next, rank, props.getRequestTimeout()), spec));
         recovery.joined(); // the schedule step above joined this worker
         ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {

@@ -1,5 +1,7 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.client.transport.ConnectionHolder;
+import io.jvmps.client.control.ServerRecovery;
 import io.jvmps.client.control.ProgressReporter;
 import io.jvmps.client.control.StepJoiner;
 import io.jvmps.worker.ctr.CtrEvaluation;

@@ -1,10 +1,9 @@
-package io.jvmps.worker.train;
+package io.jvmps.client.control;
 
-import io.jvmps.client.control.StepJoiner;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
-import io.jvmps.client.control.ControlClient;
 import io.jvmps.client.data.DenseClient;
+import io.jvmps.client.transport.ConnectionHolder;
 import io.jvmps.client.transport.ServerConnections;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.slf4j.Logger;
@@ -26,10 +25,11 @@ import java.util.function.Supplier;
  * newest complete checkpoint, and roll every server back to it. Every worker of the job does the same
  * and resumes where the checkpoint has its schedule (SYNC: the checkpoint's step; ASYNC, SSP, GEO: its
  * rank's clock in the checkpoint, see {@link StepJoiner#scheduleStep}), so nobody trains on parameters the
- * servers no longer hold. Retries with backoff until {@code ps.worker.recovery-timeout}; fails at once when
+ * servers no longer hold. Retries with backoff until the recovery timeout ({@code ps.worker.recovery-timeout}
+ * in the stock worker); fails at once when
  * there is no checkpoint. Not thread-safe: the training thread uses it.
  */
-final class ServerRecovery {
+public final class ServerRecovery {
     private static final Logger log = LoggerFactory.getLogger(ServerRecovery.class);
     private static final Set<ErrorCode> TRIGGERS = EnumSet.of(ErrorCode.NOT_READY, ErrorCode.ROLLED_BACK,
             ErrorCode.WRONG_STEP);
@@ -39,12 +39,12 @@ final class ServerRecovery {
      * Where training continues: new connections, a client over them, the checkpoint the servers rolled
      * back to, and the step this worker's schedule resumes at.
      */
-    record Resumed(ServerConnections connections, DenseClient client, long checkpointStep, long step) {
+    public record Resumed(ServerConnections connections, DenseClient client, long checkpointStep, long step) {
     }
 
     /** The step this worker's schedule resumes at once the servers are back at a checkpoint. */
     @FunctionalInterface
-    interface ResumePoint {
+    public interface ResumePoint {
         /**
          * @param control        the control client over the recovered connections
          * @param checkpointStep the step of the checkpoint the servers rolled back to
@@ -72,7 +72,7 @@ final class ServerRecovery {
      * @param initialValues the PS parameters' seeded initial values (worker 0 re-seeds missing slices)
      * @param timeout       {@code ps.worker.recovery-timeout}; zero = never recover
      */
-    ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, DenseClient> clients,
+    public ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, DenseClient> clients,
                    Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock,
                    ResumePoint resumePoint) {
         this(connect, clients, initialValues, rank, timeout, clock, resumePoint, connections -> { });
@@ -83,7 +83,7 @@ final class ServerRecovery {
      * and before the rollback (the CTR job declares its sparse tables there, so a restarted server has
      * them when it rolls back).
      */
-    ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, DenseClient> clients,
+    public ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, DenseClient> clients,
                    Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock,
                    ResumePoint resumePoint, java.util.function.Consumer<ServerConnections> declareMore) {
         this.resumePoint = resumePoint;
@@ -96,8 +96,22 @@ final class ServerRecovery {
         this.clock = clock;
     }
 
+    /**
+     * The resume point of a worker whose parameters are all on the servers: a SYNC worker that had joined
+     * resumes at the checkpoint's step; any other asks the servers where its schedule goes on
+     * ({@link StepJoiner#scheduleStep}).
+     *
+     * @param timeout deadline of the join
+     */
+    public static ResumePoint joinAgain(Clock clock, io.jvmps.common.protocol.ServerDescription semantics,
+                                        String nodeId, Duration timeout) {
+        return (control, checkpointStep, joinedBefore) ->
+                semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC && joinedBefore ? checkpointStep
+                        : StepJoiner.scheduleStep(control, clock, semantics, nodeId, checkpointStep, timeout);
+    }
+
     /** Records that this worker has joined the job's steps (its first join succeeded). */
-    void joined() {
+    public void joined() {
         joined = true;
     }
 
@@ -109,7 +123,7 @@ final class ServerRecovery {
      * have trained on since, and may have written a newer checkpoint under which a second rollback would pull
      * them back); it resumes from that rollback's step, where joining finds the step to go on at.
      */
-    Resumed resume(PsException cause, ConnectionHolder held) {
+    public Resumed resume(PsException cause, ConnectionHolder held) {
         held.close();
         Resumed resumed = recover(cause, !joined);
         joined = true;
@@ -121,7 +135,7 @@ final class ServerRecovery {
     }
 
     /** @return true when the error means a lost server or a rollback, and recovery is on */
-    boolean recovers(PsException e) {
+    public boolean recovers(PsException e) {
         return !timeout.isZero() && TRIGGERS.contains(e.code());
     }
 
