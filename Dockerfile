@@ -10,8 +10,8 @@ FROM ${JRE_IMAGE} AS base
 # docker-compose.yml mounts as a volume so that the unpacking happens once, not on every start.
 RUN groupadd --system --gid 10001 ps \
  && useradd --system --uid 10001 --gid ps --home-dir /home/ps --create-home --shell /usr/sbin/nologin ps \
- && mkdir -p /app /data /checkpoints /secrets /home/ps/.javacpp/cache \
- && chown -R ps:ps /app /checkpoints /secrets /home/ps
+ && mkdir -p /app /data /checkpoints /models /secrets /home/ps/.javacpp/cache \
+ && chown -R ps:ps /app /checkpoints /models /secrets /home/ps
 COPY docker/healthcheck.sh /usr/local/bin/ps-healthcheck
 WORKDIR /app
 USER ps

@@ -78,6 +78,17 @@ class ComposeEndToEndIT {
                 assertThat(accuracy.find()).as(job).isTrue();
                 assertThat(Integer.parseInt(accuracy.group(1))).as("correct of 1000 in " + job).isGreaterThan(600);
 
+                // worker rank 0 wrote the trained model into the models volume both workers mount
+                String manifest = NodeProcess.poll("the trained model in the models volume", Duration.ofMinutes(1),
+                        () -> {
+                            try {
+                                return java.util.Optional.of(compose.compose(Duration.ofSeconds(30), "exec", "-T",
+                                        "worker-0", "cat", "/models/model.json")).filter(m -> m.contains("testExamples"));
+                            } catch (AssertionError notYet) {
+                                return java.util.Optional.empty();
+                            }
+                        });
+                assertThat(manifest).contains("\"mode\" : \"SYNC\"").contains("\"testExamples\" : 1000");
                 for (String worker : List.of("worker-0", "worker-1")) {
                     List<Double> losses = losses(compose.compose(Duration.ofMinutes(1), "logs", "--no-color", worker));
                     assertThat(losses).as(worker + " loss lines").hasSizeGreaterThanOrEqualTo(3);
