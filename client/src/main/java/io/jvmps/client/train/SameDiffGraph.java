@@ -10,6 +10,11 @@ import org.nd4j.autodiff.samediff.api.OutAndGrad;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -176,6 +181,35 @@ public final class SameDiffGraph {
         checkFeatures(features);
         FreshSessionArrays.apply(sd);
         return sd.output(Map.of(names.input(), asFloat(features)), names.prediction()).get(names.prediction());
+    }
+
+    /**
+     * Writes the graph with the parameters' current values as a SameDiff model file (SameDiff's own
+     * format, without optimizer state), which {@code SameDiff.load(file, false)} reads back in any
+     * program. The file appears whole or not at all: it is written beside and then moved into place.
+     *
+     * @param file where to write; its folder must exist
+     * @throws UncheckedIOException when the file cannot be written
+     */
+    public void save(Path file) {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            synchronized (this) {
+                sd.save(tmp.toFile(), false);
+            }
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the model to " + file, e);
+        } catch (RuntimeException e) {
+            throw new UncheckedIOException("cannot write the model to " + file + ": " + e.getMessage(),
+                    new IOException(e));
+        } finally {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the move failed too; its error is the one reported
+            }
+        }
     }
 
     @Override

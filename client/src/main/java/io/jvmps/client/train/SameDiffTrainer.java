@@ -14,11 +14,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 
 /**
@@ -186,15 +182,7 @@ public final class SameDiffTrainer {
      * {@code SameDiff.load(file, false)} reads in any program. The file appears whole or not at all.
      */
     public void save(Path file) {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try {
-            synchronized (graph) {
-                graph.sameDiff().save(tmp.toFile(), false);
-            }
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the model to " + file, e);
-        }
+        graph.save(file);
     }
 
     private void start() {

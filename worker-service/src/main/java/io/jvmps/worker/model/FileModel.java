@@ -11,7 +11,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**

@@ -3,8 +3,6 @@ package io.jvmps.worker.model;
 import io.jvmps.client.train.StepResult;
 import io.jvmps.client.train.GraphNames;
 import io.jvmps.client.train.SameDiffGraph;
-import io.jvmps.common.protocol.ErrorCode;
-import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.ParamSpec;
 import org.nd4j.autodiff.loss.LossReduce;
 import org.nd4j.autodiff.samediff.SDVariable;
@@ -13,13 +11,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -150,24 +143,7 @@ public abstract class SameDiffModel implements TrainableModel {
      */
     @Override
     public void save(Path file) {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try {
-            synchronized (graph) {
-                graph.sameDiff().save(tmp.toFile(), false);
-            }
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the model to " + file, e);
-        } catch (RuntimeException e) {
-            throw new UncheckedIOException("cannot write the model to " + file + ": " + e.getMessage(),
-                    new IOException(e));
-        } finally {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException ignored) {
-                // the move failed too; its error is the one reported
-            }
-        }
+        graph.save(file);
     }
 
     @Override

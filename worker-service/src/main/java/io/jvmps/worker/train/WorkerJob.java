@@ -21,7 +21,6 @@ import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.data.EpochBatches;
 import io.jvmps.worker.data.IndexRange;
 import io.jvmps.worker.data.Examples;
-import io.jvmps.worker.data.LabeledData;
 import io.jvmps.worker.model.Placement;
 import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.worker.placement.LocalParameterSync;
