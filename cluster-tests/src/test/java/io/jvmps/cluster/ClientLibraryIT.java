@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A user's own training program on the client library ({@code examples/mnist-library}, built against the
  * jvm-ps-client artifact) as both workers of a 2-server SYNC job: each joins through the scheduler, trains
- * its own network on its shard of MNIST through the servers; rank 0 writes the model, and plain SameDiff
+ * its own network on its shard of MNIST through the servers (the library's reader and sharding; in the
+ * failover case the program's own batches); rank 0 writes the model, and plain SameDiff
  * reading that file classifies the test set exactly as the trainer did. The scheduler's job status sums
  * the results the programs reported and shows each one's last step.
  */
@@ -98,7 +99,8 @@ class ClientLibraryIT {
             for (int w = 0; w < WORKERS; w++) {
                 programs[w] = cluster.startProgram("program-" + w, classPath, "com.example.library.LibraryTraining",
                         "--scheduler=127.0.0.1:" + cluster.schedulerPort(), "--mnist=" + TestPaths.mnist(),
-                        "--out=" + out, "--epochs=4", "--train-examples=20000", "--test-examples=2000");
+                        "--out=" + out, "--epochs=4", "--train-examples=20000", "--test-examples=2000",
+                        "--batches=own");
             }
             servers[1].awaitLog(Pattern.compile("Checkpoint step 100: wrote part"), Duration.ofMinutes(3));
             servers[1].process().destroyForcibly().waitFor();

@@ -1,8 +1,8 @@
 package io.jvmps.cluster;
 
-import io.jvmps.worker.data.LabeledData;
-import io.jvmps.worker.data.MnistDataset;
-import io.jvmps.worker.data.MnistSplit;
+import io.jvmps.client.dataset.LabeledData;
+import io.jvmps.client.dataset.MnistDataset;
+import io.jvmps.client.dataset.MnistSplit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

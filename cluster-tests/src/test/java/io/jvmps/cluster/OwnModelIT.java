@@ -1,6 +1,6 @@
 package io.jvmps.cluster;
 
-import io.jvmps.worker.data.MnistSplit;
+import io.jvmps.client.dataset.MnistSplit;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

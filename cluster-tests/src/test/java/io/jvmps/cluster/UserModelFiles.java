@@ -1,8 +1,8 @@
 package io.jvmps.cluster;
 
-import io.jvmps.worker.data.LabeledData;
-import io.jvmps.worker.data.MnistDataset;
-import io.jvmps.worker.data.MnistSplit;
+import io.jvmps.client.dataset.LabeledData;
+import io.jvmps.client.dataset.MnistDataset;
+import io.jvmps.client.dataset.MnistSplit;
 import org.nd4j.autodiff.loss.LossReduce;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;

@@ -2,6 +2,10 @@ package io.jvmps.client.train;
 
 import io.jvmps.client.PsJob;
 import io.jvmps.client.control.ServerRecovery;
+import io.jvmps.client.dataset.EpochBatches;
+import io.jvmps.client.dataset.Examples;
+import io.jvmps.client.dataset.IndexRange;
+import io.jvmps.client.dataset.LabeledData;
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
@@ -33,6 +37,7 @@ import java.util.List;
 public final class SameDiffTrainer {
     private static final Logger log = LoggerFactory.getLogger(SameDiffTrainer.class);
     private static final int LOG_EVERY = 50;
+    private static final int EVAL_BATCH = 500;
 
     private final PsJob job;
     private final SameDiffGraph graph;
@@ -81,12 +86,31 @@ public final class SameDiffTrainer {
      *                     that could not be recovered (no checkpoint, or past the recovery timeout)
      */
     public Result fit(Iterable<DataSet> batches, int epochs) {
+        return fit(new IterableBatches(batches), epochs);
+    }
+
+    /**
+     * Trains {@code epochs} passes over this worker's shard of {@code train}: each epoch shuffles the whole
+     * set with {@code seed} and epoch number (the same on every worker) and gives every worker the same
+     * number of batches of its own examples ({@link EpochBatches}), as SYNC needs. The data is read batch
+     * by batch, so a {@link io.jvmps.client.dataset.CsvFile} or {@link io.jvmps.client.dataset.NpyFile}
+     * larger than the heap trains as well as one in memory.
+     *
+     * @param train     the whole training set, the same on every worker
+     * @param batchSize examples per batch
+     * @param seed      the job's data seed
+     */
+    public Result fit(Examples train, int batchSize, int epochs, long seed) {
+        return fit(new ShardedBatches(train, job.workers(), job.rank(), batchSize, seed), epochs);
+    }
+
+    private Result fit(BatchSource batches, int epochs) {
         if (epochs < 1) {
             throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
         }
         long started = System.nanoTime();
         start();
-        int perEpoch = count(batches);
+        int perEpoch = batches.perEpoch();
         if (perEpoch == 0) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "no batches to train on");
         }
@@ -99,20 +123,11 @@ public final class SameDiffTrainer {
         double loss = Double.NaN;
         long windowStart = System.nanoTime();
         long windowExamples = 0;
-        java.util.Iterator<DataSet> position = null;
-        long positionAt = -1;
         while (step < end) {
             long offset = Math.max(0, step - first);
             int epoch = (int) (offset / perEpoch);
             int inEpoch = (int) (offset % perEpoch);
-            if (position == null || positionAt != offset || inEpoch == 0) {
-                position = batches.iterator();       // a new epoch, or a recovery moved the step back
-                for (int skip = 0; skip < inEpoch; skip++) {
-                    position.next();
-                }
-            }
-            DataSet batch = position.next();
-            positionAt = offset + 1;
+            DataSet batch = batches.batch(epoch, inEpoch);
             try {
                 pullInto(values, params);
                 StepResult result = graph.gradients(batch.getFeatures(), batch.getLabels());
@@ -129,7 +144,6 @@ public final class SameDiffTrainer {
                 ServerRecovery.Resumed resumed = job.resume(dense, e);   // rethrows what is no server loss
                 dense = new PsJob.DenseStart(resumed.client(), dense.startStep(), dense.recovery());
                 step = resumed.step();
-                position = null;
                 continue;
             }
             examples += batch.numExamples();
@@ -149,16 +163,6 @@ public final class SameDiffTrainer {
         return new Result(step - first, loss, examples, (System.nanoTime() - started) / 1e9);
     }
 
-    private static int count(Iterable<DataSet> batches) {
-        if (batches instanceof java.util.Collection<?> collection) {
-            return collection.size();
-        }
-        int n = 0;
-        for (java.util.Iterator<DataSet> it = batches.iterator(); it.hasNext(); it.next()) {
-            n++;
-        }
-        return n;
-    }
 
     /**
      * @param batches test features and one-hot labels
@@ -175,6 +179,21 @@ public final class SameDiffTrainer {
             examples += batch.numExamples();
         }
         return new Evaluation(correct, examples);
+    }
+
+    /**
+     * @param test  the whole test set; this worker evaluates its shard ({@link EpochBatches#shardRange}), so
+     *              the workers' results sum to the whole set
+     * @return how many of the shard's examples the graph's current values classify correctly
+     */
+    public Evaluation evaluateShard(Examples test) {
+        IndexRange range = EpochBatches.shardRange(test.size(), job.workers(), job.rank());
+        List<DataSet> batches = new java.util.ArrayList<>();
+        for (int from = range.from(); from < range.to(); from += EVAL_BATCH) {
+            LabeledData rows = test.rows(from, Math.min(range.to(), from + EVAL_BATCH));
+            batches.add(new DataSet(rows.features(), rows.labels()));
+        }
+        return evaluate(batches);
     }
 
     /**
@@ -200,6 +219,85 @@ public final class SameDiffTrainer {
         dense.client().pull(step, values);
         for (int p = 0; p < values.length; p++) {
             graph.setParam(params.get(p).name(), values[p]);
+        }
+    }
+
+    /** Batches by epoch and position in the epoch; a recovery may ask for an earlier one again. */
+    private interface BatchSource {
+        int perEpoch();
+
+        DataSet batch(int epoch, int inEpoch);
+    }
+
+    /** A user's batches, iterated in order; going back (a recovery) starts a new iteration and skips ahead. */
+    private static final class IterableBatches implements BatchSource {
+        private final Iterable<DataSet> batches;
+        private final int perEpoch;
+        private java.util.Iterator<DataSet> position;
+        private long next = -1;
+
+        IterableBatches(Iterable<DataSet> batches) {
+            this.batches = batches;
+            int n = 0;
+            if (batches instanceof java.util.Collection<?> collection) {
+                n = collection.size();
+            } else {
+                for (java.util.Iterator<DataSet> it = batches.iterator(); it.hasNext(); it.next()) {
+                    n++;
+                }
+            }
+            this.perEpoch = n;
+        }
+
+        @Override
+        public int perEpoch() {
+            return perEpoch;
+        }
+
+        @Override
+        public DataSet batch(int epoch, int inEpoch) {
+            long wanted = (long) epoch * perEpoch + inEpoch;
+            if (position == null || next != wanted || inEpoch == 0) {
+                position = batches.iterator();
+                for (int skip = 0; skip < inEpoch; skip++) {
+                    position.next();
+                }
+            }
+            next = wanted + 1;
+            return position.next();
+        }
+    }
+
+    /** This worker's shard of a data set, reshuffled every epoch, read batch by batch. */
+    private static final class ShardedBatches implements BatchSource {
+        private final Examples data;
+        private final int workers;
+        private final int rank;
+        private final int batchSize;
+        private final long seed;
+        private EpochBatches schedule;
+
+        ShardedBatches(Examples data, int workers, int rank, int batchSize, long seed) {
+            this.data = data;
+            this.workers = workers;
+            this.rank = rank;
+            this.batchSize = batchSize;
+            this.seed = seed;
+            this.schedule = new EpochBatches(data.size(), workers, rank, batchSize, seed, 0);
+        }
+
+        @Override
+        public int perEpoch() {
+            return schedule.stepsPerEpoch();
+        }
+
+        @Override
+        public DataSet batch(int epoch, int inEpoch) {
+            if (schedule.epoch() != epoch) {
+                schedule = new EpochBatches(data.size(), workers, rank, batchSize, seed, epoch);
+            }
+            LabeledData rows = data.gather(schedule.batchIndices(inEpoch));
+            return new DataSet(rows.features(), rows.labels());
         }
     }
 

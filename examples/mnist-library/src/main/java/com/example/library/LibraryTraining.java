@@ -2,6 +2,9 @@ package com.example.library;
 
 import io.jvmps.client.ClientSettings;
 import io.jvmps.client.PsJob;
+import io.jvmps.client.dataset.Examples;
+import io.jvmps.client.dataset.MnistDataset;
+import io.jvmps.client.dataset.MnistSplit;
 import io.jvmps.client.train.GraphNames;
 import io.jvmps.client.train.SameDiffGraph;
 import io.jvmps.client.train.SameDiffTrainer;
@@ -16,19 +19,20 @@ import org.nd4j.linalg.factory.Nd4j;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * A user's own training program on jvm-ps: it builds a two-layer network with SameDiff, joins a running job
  * as one of its workers, trains on its shard of MNIST through the servers, evaluates, and (worker 0) writes
- * the trained model and reads it back with plain SameDiff to predict the test set again.
+ * the trained model and reads it back with plain SameDiff to predict the test set again. The training
+ * batches come from the library's MNIST reader, sharded by the trainer ({@code --batches=library}), or
+ * from this program's own reader and sharding ({@code --batches=own}).
  *
  * <pre>
  * java -cp ... com.example.library.LibraryTraining --scheduler=HOST:PORT --mnist=DIR --out=DIR
  *      [--secret=S (default: $PS_SECURITY_SECRET)] [--epochs=2] [--train-examples=12000]
- *      [--test-examples=2000] [--batch=50] [--hidden=128]
+ *      [--test-examples=2000] [--batch=50] [--hidden=128] [--batches=library|own]
  * </pre>
  *
  * It prints one line {@code RESULT rank=R steps=S accuracy=A} and, on worker 0,
@@ -52,16 +56,23 @@ public final class LibraryTraining {
         int testExamples = Integer.parseInt(opts.getOrDefault("test-examples", "2000"));
         int batch = Integer.parseInt(opts.getOrDefault("batch", "50"));
         int hidden = Integer.parseInt(opts.getOrDefault("hidden", "128"));
+        boolean ownBatches = "own".equals(opts.getOrDefault("batches", "library"));
 
         ClientSettings settings = ClientSettings.of(scheduler[0], Integer.parseInt(scheduler[1]), secret);
         try (PsJob job = PsJob.join(settings)) {
             SameDiffGraph graph = SameDiffGraph.of(network(hidden, 42), GraphNames.DEFAULT, "two-layer network");
-            DataSet train = Mnist.read(mnist, "train", trainExamples);
             DataSet test = Mnist.read(mnist, "t10k", testExamples);
-            List<DataSet> shard = Mnist.shard(train, job.rank(), job.workers(), batch);
-
             SameDiffTrainer trainer = new SameDiffTrainer(job, graph);
-            SameDiffTrainer.Result result = trainer.fit(shard, epochs);
+            SameDiffTrainer.Result result;
+            if (ownBatches) {
+                // batches this program cuts itself: any Iterable<DataSet> (or a DataSetIterator)
+                DataSet train = Mnist.read(mnist, "train", trainExamples);
+                result = trainer.fit(Mnist.shard(train, job.rank(), job.workers(), batch), epochs);
+            } else {
+                // the library's reader and sharding: the trainer gives each worker its share, reshuffled per epoch
+                Examples train = MnistDataset.load(mnist, MnistSplit.TRAIN, trainExamples);
+                result = trainer.fit(train, batch, epochs, 42);
+            }
             SameDiffTrainer.Evaluation evaluation = trainer.evaluate(test.batchBy(500));
             System.out.printf(Locale.ROOT, "RESULT rank=%d steps=%d loss=%.4f accuracy=%.4f seconds=%.1f%n",
                     job.rank(), result.steps(), result.lastLoss(), evaluation.accuracy(), result.seconds());

@@ -1,6 +1,6 @@
 package io.jvmps.worker.config;
 
-import io.jvmps.worker.data.CsvFormat;
+import io.jvmps.client.dataset.CsvFormat;
 import jakarta.validation.constraints.NotBlank;
 
 /**

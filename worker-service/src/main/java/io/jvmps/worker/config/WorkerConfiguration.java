@@ -17,7 +17,7 @@ import io.jvmps.worker.placement.LocalSyncFactory;
 import io.jvmps.worker.placement.PlacementSettings;
 import io.jvmps.worker.monitor.TrainingHealthIndicator;
 import io.jvmps.worker.monitor.WorkerMetrics;
-import io.jvmps.worker.data.MnistDataset;
+import io.jvmps.client.dataset.MnistDataset;
 import io.jvmps.worker.train.DataLoader;
 import io.jvmps.worker.train.TrainingMeters;
 import io.micrometer.core.instrument.MeterRegistry;

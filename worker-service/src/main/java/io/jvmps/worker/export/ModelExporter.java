@@ -1,6 +1,6 @@
 package io.jvmps.worker.export;
 
-import io.jvmps.worker.data.Examples;
+import io.jvmps.client.dataset.Examples;
 import io.jvmps.worker.model.SameDiffModel;
 import io.jvmps.worker.model.TrainableModel;
 import org.slf4j.Logger;

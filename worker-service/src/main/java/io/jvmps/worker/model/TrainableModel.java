@@ -2,8 +2,8 @@ package io.jvmps.worker.model;
 
 import io.jvmps.client.train.StepResult;
 import io.jvmps.common.sharding.ParamSpec;
-import io.jvmps.worker.data.Examples;
-import io.jvmps.worker.data.LabeledData;
+import io.jvmps.client.dataset.Examples;
+import io.jvmps.client.dataset.LabeledData;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 

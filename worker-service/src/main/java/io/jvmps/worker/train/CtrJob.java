@@ -25,8 +25,8 @@ import io.jvmps.worker.ctr.DirectLookup;
 import io.jvmps.worker.ctr.EmbeddingLookup;
 import io.jvmps.worker.ctr.TableExport;
 import io.jvmps.worker.ctr.WideDeepModel;
-import io.jvmps.worker.data.EpochBatches;
-import io.jvmps.worker.data.IndexRange;
+import io.jvmps.client.dataset.EpochBatches;
+import io.jvmps.client.dataset.IndexRange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

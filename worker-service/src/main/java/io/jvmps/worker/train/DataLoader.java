@@ -1,12 +1,12 @@
 package io.jvmps.worker.train;
 
 import io.jvmps.worker.config.WorkerProperties;
-import io.jvmps.worker.data.CsvFile;
-import io.jvmps.worker.data.Examples;
-import io.jvmps.worker.data.MnistDataset;
-import io.jvmps.worker.data.MnistSplit;
-import io.jvmps.worker.data.NpyFile;
-import io.jvmps.worker.data.SyntheticData;
+import io.jvmps.client.dataset.CsvFile;
+import io.jvmps.client.dataset.Examples;
+import io.jvmps.client.dataset.MnistDataset;
+import io.jvmps.client.dataset.MnistSplit;
+import io.jvmps.client.dataset.NpyFile;
+import io.jvmps.client.dataset.SyntheticData;
 
 import java.nio.file.Path;
 

@@ -1,7 +1,7 @@
 package io.jvmps.worker.train;
 
 import io.jvmps.common.protocol.PartitionLease;
-import io.jvmps.worker.data.EpochBatches;
+import io.jvmps.client.dataset.EpochBatches;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,8 +1,8 @@
 package io.jvmps.worker.train;
 
 import io.jvmps.client.data.DenseClient;
-import io.jvmps.worker.data.Examples;
-import io.jvmps.worker.data.LabeledData;
+import io.jvmps.client.dataset.Examples;
+import io.jvmps.client.dataset.LabeledData;
 import io.jvmps.client.train.StepResult;
 import io.jvmps.worker.model.TrainableModel;
 import org.nd4j.linalg.api.ndarray.INDArray;

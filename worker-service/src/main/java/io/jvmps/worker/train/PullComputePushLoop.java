@@ -1,9 +1,9 @@
 package io.jvmps.worker.train;
 
 import io.jvmps.client.data.DenseClient;
-import io.jvmps.worker.data.EpochBatches;
-import io.jvmps.worker.data.Examples;
-import io.jvmps.worker.data.LabeledData;
+import io.jvmps.client.dataset.EpochBatches;
+import io.jvmps.client.dataset.Examples;
+import io.jvmps.client.dataset.LabeledData;
 import io.jvmps.client.train.StepResult;
 import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.worker.placement.LocalParameterSync;

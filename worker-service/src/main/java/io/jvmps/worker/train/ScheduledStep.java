@@ -1,6 +1,6 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.worker.data.EpochBatches;
+import io.jvmps.client.dataset.EpochBatches;
 
 /**
  * One step of a worker's schedule, as {@link Steps#schedule} hands them out.

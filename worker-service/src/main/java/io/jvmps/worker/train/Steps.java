@@ -1,6 +1,6 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.worker.data.EpochBatches;
+import io.jvmps.client.dataset.EpochBatches;
 
 import java.util.concurrent.locks.LockSupport;
 

@@ -2,7 +2,7 @@ package io.jvmps.worker.train;
 
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.client.data.DenseClient;
-import io.jvmps.worker.data.Examples;
+import io.jvmps.client.dataset.Examples;
 import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.worker.placement.LocalParameterSync;
 

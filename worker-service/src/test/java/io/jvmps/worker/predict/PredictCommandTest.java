@@ -1,8 +1,8 @@
 package io.jvmps.worker.predict;
 
-import io.jvmps.worker.data.CsvFormat;
-import io.jvmps.worker.data.CsvFile;
-import io.jvmps.worker.data.LabeledData;
+import io.jvmps.client.dataset.CsvFormat;
+import io.jvmps.client.dataset.CsvFile;
+import io.jvmps.client.dataset.LabeledData;
 import io.jvmps.worker.export.ExportManifest;
 import io.jvmps.worker.export.ModelExporter;
 import io.jvmps.client.train.GraphNames;

@@ -1,7 +1,7 @@
 package io.jvmps.worker.model.baseline;
 
-import io.jvmps.worker.data.EpochBatches;
-import io.jvmps.worker.data.LabeledData;
+import io.jvmps.client.dataset.EpochBatches;
+import io.jvmps.client.dataset.LabeledData;
 import io.jvmps.client.train.StepResult;
 import io.jvmps.worker.model.TrainableModel;
 import org.nd4j.linalg.api.ndarray.INDArray;

@@ -1,8 +1,8 @@
 package io.jvmps.worker.model.baseline;
 
-import io.jvmps.worker.data.LabeledData;
-import io.jvmps.worker.data.MnistDataset;
-import io.jvmps.worker.data.MnistSplit;
+import io.jvmps.client.dataset.LabeledData;
+import io.jvmps.client.dataset.MnistDataset;
+import io.jvmps.client.dataset.MnistSplit;
 import io.jvmps.worker.model.LeNet5;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;

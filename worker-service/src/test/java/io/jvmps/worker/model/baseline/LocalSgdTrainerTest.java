@@ -1,8 +1,8 @@
 package io.jvmps.worker.model.baseline;
 
 import io.jvmps.optimizer.OptimizerType;
-import io.jvmps.worker.data.LabeledData;
-import io.jvmps.worker.data.SyntheticData;
+import io.jvmps.client.dataset.LabeledData;
+import io.jvmps.client.dataset.SyntheticData;
 import io.jvmps.worker.model.SoftmaxRegression;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,4 +1,4 @@
-package io.jvmps.worker.data;
+package io.jvmps.client.dataset;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
@@ -11,9 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 
-import static io.jvmps.worker.data.IdxFixtures.idx;
-import static io.jvmps.worker.data.IdxFixtures.images;
-import static io.jvmps.worker.data.IdxFixtures.write;
+import static io.jvmps.client.dataset.IdxFixtures.idx;
+import static io.jvmps.client.dataset.IdxFixtures.images;
+import static io.jvmps.client.dataset.IdxFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

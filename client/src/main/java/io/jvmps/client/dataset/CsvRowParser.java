@@ -1,4 +1,4 @@
-package io.jvmps.worker.data;
+package io.jvmps.client.dataset;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.jvmps.worker.data;
+package io.jvmps.client.dataset;
 
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;

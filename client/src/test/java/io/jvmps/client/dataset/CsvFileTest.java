@@ -1,4 +1,4 @@
-package io.jvmps.worker.data;
+package io.jvmps.client.dataset;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;

@@ -1,4 +1,4 @@
-package io.jvmps.worker.data;
+package io.jvmps.client.dataset;
 
 /**
  * A half-open range of example indices {@code [from, to)}.

@@ -1,4 +1,4 @@
-package io.jvmps.worker.data;
+package io.jvmps.client.dataset;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.jvmps.worker.data;
+package io.jvmps.client.dataset;
 
 /** The two MNIST sets and the base names of their IDX files. */
 public enum MnistSplit {

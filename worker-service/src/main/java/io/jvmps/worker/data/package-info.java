@@ -1,2 +1,0 @@
-/** Training data: MNIST IDX loading, seeded synthetic sets, and the deterministic per-worker batch schedule. */
-package io.jvmps.worker.data;
