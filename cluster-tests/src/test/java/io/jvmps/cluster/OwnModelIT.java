@@ -111,6 +111,36 @@ class OwnModelIT {
         assertThat(export.resolve("step-" + steps.group(1)).resolve("model.json")).isRegularFile();
     }
 
+    /** LibSVM files (only the pixels that are not 0) spread into dense rows of 784 features; export, predict. */
+    @Test
+    void libSvmFilesTrainADenseModelAndItsExportPredictsTheReportedAccuracy() throws Exception {
+        try (LocalCluster cluster = new LocalCluster("own-model-libsvm")) {
+            Path files = cluster.freshDir("user-files");
+            Path train = UserModelFiles.mnistLibSvm(files.resolve("train.svm"), MnistSplit.TRAIN, 3000);
+            Path test = UserModelFiles.mnistLibSvm(files.resolve("test.svm"), MnistSplit.TEST, 500);
+            Path export = files.resolve("export");
+            NodeProcess scheduler = cluster.startScheduler(1, 1);
+            cluster.startServer(0, 1, 1, "--ps.optimizer.type=SGD", "--ps.optimizer.learning-rate=0.2",
+                    "--ps.consistency.mode=SYNC");
+            NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.model=SOFTMAX", "--ps.worker.data=LIBSVM",
+                    "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test, "--ps.worker.num-features=784",
+                    "--ps.worker.batch-size=32", "--ps.worker.epochs=2", "--ps.worker.export-dir=" + export);
+            assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.tail()).isZero();
+            assertThat(worker.logText()).contains("Indexed " + train + ": 3000 examples of 784 features, 10 classes");
+            Matcher job = scheduler.awaitLog(FINISHED, Duration.ofSeconds(30));
+            assertThat(job.group(3)).isEqualTo("500");
+            assertThat(Double.parseDouble(job.group(1))).isGreaterThanOrEqualTo(80.0);
+            assertThat(Files.readString(export.resolve("model.json"))).contains("\"data\" : \"LIBSVM\"");
+
+            NodeProcess predict = cluster.startTool("predict", "worker-service", "predict", "--model=" + export,
+                    "--data-file=" + test);
+            assertThat(predict.awaitExit(Duration.ofMinutes(2))).as(predict.tail()).isZero();
+            Matcher predicted = PREDICTED.matcher(predict.logText());
+            assertThat(predicted.find()).as(predict.logText()).isTrue();
+            assertThat(predicted.group(2)).isEqualTo(job.group(2));
+        }
+    }
+
     @Test
     void numpyPairsWithDynamicShardingTrainAndPredict() throws Exception {
         try (LocalCluster cluster = new LocalCluster("own-model-npy")) {

@@ -77,4 +77,27 @@ final class UserModelFiles {
         }
         return file;
     }
+
+    /**
+     * Writes the first {@code rows} MNIST examples of a split as LibSVM: the digit, then {@code index:value}
+     * for every pixel that is not 0 (index 1 to 784, value 0-1).
+     */
+    static Path mnistLibSvm(Path file, MnistSplit split, int rows) throws IOException {
+        LabeledData data = MnistDataset.load(TestPaths.mnist(), split, rows);
+        float[][] pixels = data.features().toFloatMatrix();
+        long[] labels = data.labels().argMax(1).toLongVector();
+        try (Writer out = Files.newBufferedWriter(file)) {
+            out.write("# MNIST " + split + ", " + rows + " examples\n");
+            for (int r = 0; r < pixels.length; r++) {
+                StringBuilder line = new StringBuilder().append(labels[r]);
+                for (int c = 0; c < pixels[r].length; c++) {
+                    if (pixels[r][c] != 0f) {
+                        line.append(' ').append(c + 1).append(':').append(pixels[r][c]);
+                    }
+                }
+                out.write(line.append('\n').toString());
+            }
+        }
+        return file;
+    }
 }

@@ -124,6 +124,10 @@ public class WorkerConfiguration {
             requireFile(props.getData(), "ps.worker.train-file", props.getTrainFile());
             requireFile(props.getData(), "ps.worker.test-file", props.getTestFile());
         }
+        if (props.getData() == WorkerProperties.DataSource.LIBSVM) {
+            requireFile(props.getData(), "ps.worker.train-file", props.getTrainFile());
+            requireFile(props.getData(), "ps.worker.test-file", props.getTestFile());
+        }
         if (props.getData() == WorkerProperties.DataSource.NPY) {
             requireFile(props.getData(), "ps.worker.train-file", props.getTrainFile());
             requireFile(props.getData(), "ps.worker.train-labels-file", props.getTrainLabelsFile());

@@ -37,6 +37,9 @@ public class WorkerProperties {
     private String trainLabelsFile = "";
     /** NPY: the test labels file. */
     private String testLabelsFile = "";
+    /** LIBSVM: features per example; 0: the largest feature index in the training file. */
+    @Min(0)
+    private int numFeatures = 0;
     /** Classes in the data; 0: the largest label in the training file + 1. */
     @Min(0)
     private int numClasses = 0;
@@ -191,7 +194,9 @@ public class WorkerProperties {
         /** CSV files {@code train-file} and {@code test-file}: one example per row, see {@code ps.worker.csv.*}. */
         CSV,
         /** NumPy {@code .npy} pairs: {@code train-file} + {@code train-labels-file}, {@code test-file} + {@code test-labels-file}. */
-        NPY
+        NPY,
+        /** LibSVM (svmlight) files {@code train-file} and {@code test-file}, spread into dense rows of {@code num-features}. */
+        LIBSVM
     }
 
     public String getDataPath() {
@@ -248,6 +253,14 @@ public class WorkerProperties {
 
     public void setTestLabelsFile(String testLabelsFile) {
         this.testLabelsFile = testLabelsFile;
+    }
+
+    public int getNumFeatures() {
+        return numFeatures;
+    }
+
+    public void setNumFeatures(int numFeatures) {
+        this.numFeatures = numFeatures;
     }
 
     public int getNumClasses() {

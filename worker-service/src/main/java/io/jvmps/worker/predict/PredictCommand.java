@@ -39,9 +39,9 @@ public final class PredictCommand {
     static final String USAGE = """
             usage: java -jar worker-service-<version>-exec.jar predict --model=PATH [options]
               --model=PATH           an export folder (model.sd + model.json) or a SameDiff model file
-              --data=MNIST|CSV|NPY   the data format (default: the export's)
+              --data=MNIST|CSV|NPY|LIBSVM  the data format (default: the export's)
               --data-path=DIR        MNIST: the folder of the IDX files (default data/mnist); the test split is read
-              --data-file=FILE       CSV: the file to classify; NPY: the features .npy
+              --data-file=FILE       CSV, LIBSVM: the file to classify; NPY: the features .npy
               --labels-file=FILE     NPY: the labels .npy
               --csv.label=COLUMN     CSV: label column, an index from 0 or a header name (default: the export's, else 0)
               --csv.header=BOOL      CSV: whether the first line names the columns (default: the export's, else true)
@@ -144,7 +144,7 @@ public final class PredictCommand {
     private static Examples data(Map<String, String> options, ExportManifest manifest) {
         String format = option(options, "data", manifest == null ? null : manifest.data(), null);
         if (format == null) {
-            throw new IllegalArgumentException("--data is missing (MNIST, CSV or NPY) and the model has no model.json");
+            throw new IllegalArgumentException("--data is missing (MNIST, CSV, NPY or LIBSVM) and the model has no model.json");
         }
         switch (format.toUpperCase(Locale.ROOT)) {
             case "MNIST" -> {
@@ -162,11 +162,15 @@ public final class PredictCommand {
                 int classes = manifest == null ? 0 : manifest.numClasses();
                 return CsvFile.open(Path.of(require(options, "data-file")), csv, classes);
             }
+            case "LIBSVM" -> {
+                return io.jvmps.client.dataset.LibSvmFile.open(Path.of(require(options, "data-file")),
+                        manifest == null ? 0 : manifest.inputSize(), manifest == null ? 0 : manifest.numClasses());
+            }
             case "NPY" -> {
                 return NpyFile.open(Path.of(require(options, "data-file")), Path.of(require(options, "labels-file")),
                         manifest == null ? 0 : manifest.numClasses());
             }
-            default -> throw new IllegalArgumentException("--data=" + format + " is not one of MNIST, CSV, NPY");
+            default -> throw new IllegalArgumentException("--data=" + format + " is not one of MNIST, CSV, NPY, LIBSVM");
         }
     }
 

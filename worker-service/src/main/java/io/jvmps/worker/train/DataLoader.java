@@ -5,6 +5,7 @@ import io.jvmps.client.dataset.CsvFile;
 import io.jvmps.client.dataset.Examples;
 import io.jvmps.client.dataset.MnistDataset;
 import io.jvmps.client.dataset.MnistSplit;
+import io.jvmps.client.dataset.LibSvmFile;
 import io.jvmps.client.dataset.NpyFile;
 import io.jvmps.client.dataset.SyntheticData;
 
@@ -39,6 +40,12 @@ public class DataLoader {
                 CsvFile train = CsvFile.open(Path.of(props.getTrainFile()), props.getCsv().format(),
                         props.getNumClasses());
                 yield new Loaded(train, CsvFile.open(Path.of(props.getTestFile()), props.getCsv().format(),
+                        train.numClasses()));
+            }
+            case LIBSVM -> {
+                LibSvmFile train = LibSvmFile.open(Path.of(props.getTrainFile()), props.getNumFeatures(),
+                        props.getNumClasses());
+                yield new Loaded(train, LibSvmFile.open(Path.of(props.getTestFile()), train.featureSize(),
                         train.numClasses()));
             }
             case NPY -> {
