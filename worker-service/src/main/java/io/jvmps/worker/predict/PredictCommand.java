@@ -115,7 +115,9 @@ public final class PredictCommand {
                         + sd.variables().stream().map(v -> v.name()).toList());
             }
         }
-        Examples data = data(options, manifest);
+        long[] inputShape = sd.getVariable(input).placeholderShape();
+        int inputWidth = inputShape != null && inputShape.length == 2 && inputShape[1] > 0 ? (int) inputShape[1] : 0;
+        Examples data = data(options, manifest, inputWidth);
         int batchSize = Integer.parseInt(option(options, "batch-size", null, "500"));
         if (batchSize < 1) {
             throw new IllegalArgumentException("--batch-size must be >= 1, got " + batchSize);
@@ -141,7 +143,8 @@ public final class PredictCommand {
         return new Prediction(modelFile, correct, data.size());
     }
 
-    private static Examples data(Map<String, String> options, ExportManifest manifest) {
+    /** @param inputWidth the graph's features per example, 0 if it does not say */
+    private static Examples data(Map<String, String> options, ExportManifest manifest, int inputWidth) {
         String format = option(options, "data", manifest == null ? null : manifest.data(), null);
         if (format == null) {
             throw new IllegalArgumentException("--data is missing (MNIST, CSV, NPY or LIBSVM) and the model has no model.json");
@@ -163,8 +166,10 @@ public final class PredictCommand {
                 return CsvFile.open(Path.of(require(options, "data-file")), csv, classes);
             }
             case "LIBSVM" -> {
+                // rows as wide as the model's input: a test file need not use the largest feature index
                 return io.jvmps.client.dataset.LibSvmFile.open(Path.of(require(options, "data-file")),
-                        manifest == null ? 0 : manifest.inputSize(), manifest == null ? 0 : manifest.numClasses());
+                        manifest != null && manifest.inputSize() > 0 ? manifest.inputSize() : inputWidth,
+                        manifest == null ? 0 : manifest.numClasses());
             }
             case "NPY" -> {
                 return NpyFile.open(Path.of(require(options, "data-file")), Path.of(require(options, "labels-file")),

@@ -64,6 +64,20 @@ class PredictCommandTest {
         assertThat(correct).isEqualTo(written.testCorrect());
     }
 
+    /** A bare model file (no model.json): LibSVM rows are spread to the graph's input width, not the file's largest index. */
+    @Test
+    void aLibSvmFileIsReadAtTheWidthOfTheModelsInput() throws Exception {
+        SoftmaxRegression model = new SoftmaxRegression(6, 2);
+        model.setParam("W", org.nd4j.linalg.factory.Nd4j.create(new float[]{1, -1, -1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+                new long[]{6, 2}, 'c'));
+        Path file = dir.resolve("bare.sd");
+        model.save(file);
+        Path test = Files.writeString(dir.resolve("test.svm"), "-1 1:2\n+1 2:3\n-1 1:1 2:0.5\n+1 2:1 3:1\n");
+        int code = run("--model=" + file, "--data=LIBSVM", "--data-file=" + test);
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("accuracy: 1.0000 (4/4)");
+    }
+
     @Test
     void badArgumentsAndInputGiveAMessageAndCodeTwo() throws Exception {
         assertThat(run("--model")).isEqualTo(2);
