@@ -28,11 +28,7 @@ class ClientLibraryIT {
 
     @Test
     void aUsersProgramTrainsItsNetworkThroughTheServersAndItsFilePredictsTheSame() throws Exception {
-        Path example = TestPaths.repo().resolve("examples/mnist-library/target");
-        assertThat(example.resolve("classpath.txt")).as("build it: ./mvnw -q -f examples/mnist-library/pom.xml "
-                + "package -DskipTests").isRegularFile();
-        String classPath = example.resolve("classes") + java.io.File.pathSeparator
-                + Files.readString(example.resolve("classpath.txt")).trim();
+        String classPath = exampleClassPath();
         try (LocalCluster cluster = new LocalCluster("client-library")) {
             Path out = cluster.freshDir("model");
             NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
@@ -79,9 +75,7 @@ class ClientLibraryIT {
      */
     @Test
     void aKilledServerIsReplacedAndTheTrainersResumeFromTheCheckpoint() throws Exception {
-        Path example = TestPaths.repo().resolve("examples/mnist-library/target");
-        String classPath = example.resolve("classes") + java.io.File.pathSeparator
-                + Files.readString(example.resolve("classpath.txt")).trim();
+        String classPath = exampleClassPath();
         try (LocalCluster cluster = new LocalCluster("client-library-failover")) {
             Path out = cluster.freshDir("model");
             Path checkpoints = cluster.freshDir("checkpoints");
@@ -128,5 +122,14 @@ class ClientLibraryIT {
             assertThat(exported.find()).isTrue();
             assertThat(exported.group(3)).isEqualTo(exported.group(2));
         }
+    }
+
+    /** @return the example program's class path: its classes and the dependencies its build listed */
+    private static String exampleClassPath() throws java.io.IOException {
+        Path example = TestPaths.repo().resolve("examples/mnist-library/target");
+        assertThat(example.resolve("classpath.txt")).as("build it: ./mvnw -q -f examples/mnist-library/pom.xml "
+                + "package -DskipTests").isRegularFile();
+        return example.resolve("classes") + java.io.File.pathSeparator
+                + Files.readString(example.resolve("classpath.txt")).trim();
     }
 }

@@ -10,8 +10,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -38,21 +36,16 @@ public final class CsvFile implements Examples {
     private final CsvRowParser parser;
     private final int features;
     private final int classes;
-    private final long[] starts;
-    private final int size;
-    private final long length;
+    private final IndexedLines lines;
     private final long skipped;
 
-    private CsvFile(Path file, CsvRowParser parser, int features, int classes, long[] starts, int size, long length,
-                    long skipped) {
+    private CsvFile(Path file, CsvRowParser parser, int features, int classes, IndexedLines lines, long skipped) {
         this.skipped = skipped;
         this.file = file;
         this.parser = parser;
         this.features = features;
         this.classes = classes;
-        this.starts = starts;
-        this.size = size;
-        this.length = length;
+        this.lines = lines;
     }
 
     /**
@@ -76,8 +69,8 @@ public final class CsvFile implements Examples {
             indexer.scan(in);
             CsvFile csv = indexer.finish();
             log.info(String.format(Locale.ROOT, "Indexed %s: %d rows of %d features, %d classes, in %.1f s (%.1f MB "
-                            + "read, %.1f MB of index)%s", file, csv.size, csv.features, csv.classes,
-                    (System.nanoTime() - began) / 1e9, csv.length / 1e6, 8.0 * csv.size / 1e6,
+                            + "read, %.1f MB of index)%s", file, csv.size(), csv.features, csv.classes,
+                    (System.nanoTime() - began) / 1e9, csv.lines.length() / 1e6, 8.0 * csv.size() / 1e6,
                     csv.skipped == 0 ? "" : "; skipped " + csv.skipped + " bad rows (ps.worker.csv.skip-bad-rows)"));
             return csv;
         } catch (IOException e) {
@@ -87,7 +80,7 @@ public final class CsvFile implements Examples {
 
     @Override
     public int size() {
-        return size;
+        return lines.size();
     }
 
     @Override
@@ -115,42 +108,17 @@ public final class CsvFile implements Examples {
     public LabeledData gather(int[] indices) {
         float[] x = new float[indices.length * features];
         float[] y = new float[indices.length * classes];
-        try (FileChannel channel = FileReads.openUnchanged(file, length)) {
-            ByteBuffer buffer = ByteBuffer.allocate(4096);
-            for (int r = 0; r < indices.length; r++) {
-                int row = indices[r];
-                if (row < 0 || row >= size) {
-                    throw new IndexOutOfBoundsException("row index " + row + " is outside [0, " + size + ")");
-                }
-                long start = starts[row];
-                int span = (int) Math.min((row + 1 < size ? starts[row + 1] : length) - start, Integer.MAX_VALUE);
-                if (buffer.capacity() < span) {
-                    buffer = ByteBuffer.allocate(span);
-                }
-                buffer.clear().limit(span);
-                FileReads.fill(channel, buffer, start);
-                byte[] bytes = buffer.array();
-                int end = 0;
-                while (end < buffer.position() && bytes[end] != '\n') {
-                    end++;
-                }
-                try {
-                    int label = parser.parse(bytes, 0, trimCr(bytes, end), x, r * features);
-                    y[r * classes + label] = 1f;
-                } catch (CsvRowParser.BadRow e) {
-                    throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " row " + row + " (byte " + start
-                            + ") no longer parses, did the file change? " + e.getMessage());
-                }
+        lines.read(indices, (r, row, bytes, end, start) -> {
+            try {
+                int label = parser.parse(bytes, 0, end, x, r * features);
+                y[r * classes + label] = 1f;
+            } catch (CsvRowParser.BadRow e) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " row " + row + " (byte " + start
+                        + ") no longer parses, did the file change? " + e.getMessage());
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
+        });
         return new LabeledData(Nd4j.create(x, new long[]{indices.length, features}, DataType.FLOAT),
                 Nd4j.create(y, new long[]{indices.length, classes}, DataType.FLOAT));
-    }
-
-    private static int trimCr(byte[] bytes, int end) {
-        return end > 0 && bytes[end - 1] == '\r' ? end - 1 : end;
     }
 
     /** The one pass over the file: header, column count, every row checked, row starts recorded. */
@@ -163,8 +131,7 @@ public final class CsvFile implements Examples {
         private int labelColumn;
         private CsvRowParser parser;
         private float[] scratch = new float[0];
-        private long[] starts = new long[1024];
-        private int size;
+        private final IndexedLines.Builder lines;
         private int maxLabel = -1;
         private long skipped;
         private long lineNo;
@@ -175,6 +142,7 @@ public final class CsvFile implements Examples {
 
         Indexer(Path file, CsvFormat format, int numClasses) {
             this.file = file;
+            this.lines = new IndexedLines.Builder(file);
             this.format = format;
             this.numClasses = numClasses;
             this.headerPending = format.header();
@@ -214,7 +182,7 @@ public final class CsvFile implements Examples {
         }
 
         CsvFile finish() {
-            if (size == 0) {
+            if (lines.size() == 0) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " has no data rows"
                         + (skipped == 0 ? "" : " (" + skipped + " bad rows skipped)"));
             }
@@ -224,7 +192,7 @@ public final class CsvFile implements Examples {
                         + "least 2 classes (set ps.worker.num-classes if this file lacks some)");
             }
             CsvRowParser rows = new CsvRowParser(format.delimiter(), columns, labelColumn, classes);
-            return new CsvFile(file, rows, columns - 1, classes, Arrays.copyOf(starts, size), size, offset, skipped);
+            return new CsvFile(file, rows, columns - 1, classes, lines.build(offset), skipped);
         }
 
         private void append(byte[] bytes, int from, int to) {
@@ -268,10 +236,7 @@ public final class CsvFile implements Examples {
                 }
                 return;
             }
-            if (size == starts.length) {
-                starts = Arrays.copyOf(starts, size * 2);
-            }
-            starts[size++] = start;
+            lines.add(start);
         }
 
         private void header(List<String> names) {

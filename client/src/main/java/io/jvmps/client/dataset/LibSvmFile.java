@@ -2,6 +2,8 @@ package io.jvmps.client.dataset;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -9,8 +11,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,18 +34,14 @@ public final class LibSvmFile implements Examples {
     private final int features;
     private final int classes;
     private final boolean binary;
-    private final long[] starts;
-    private final int size;
-    private final long length;
+    private final IndexedLines lines;
 
-    private LibSvmFile(Path file, int features, int classes, boolean binary, long[] starts, int size, long length) {
+    private LibSvmFile(Path file, int features, int classes, boolean binary, IndexedLines lines) {
         this.file = file;
         this.features = features;
         this.classes = classes;
         this.binary = binary;
-        this.starts = starts;
-        this.size = size;
-        this.length = length;
+        this.lines = lines;
     }
 
     /**
@@ -62,8 +58,7 @@ public final class LibSvmFile implements Examples {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "no LibSVM file at " + file.toAbsolutePath());
         }
         long began = System.nanoTime();
-        long[] starts = new long[1024];
-        int size = 0;
+        IndexedLines.Builder starts = new IndexedLines.Builder(file);
         int maxIndex = 0;
         int maxLabel = -1;
         boolean negative = false;
@@ -91,10 +86,7 @@ public final class LibSvmFile implements Examples {
                 if (row == null) {
                     continue;
                 }
-                if (size == starts.length) {
-                    starts = Arrays.copyOf(starts, size * 2);
-                }
-                starts[size++] = start;
+                starts.add(start);
                 maxIndex = Math.max(maxIndex, row.lastIndex());
                 zero |= row.label() == 0;
                 negative |= row.label() < 0;
@@ -103,7 +95,7 @@ public final class LibSvmFile implements Examples {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
-        if (size == 0) {
+        if (starts.size() == 0) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " has no examples");
         }
         if (negative && (maxLabel > 1 || zero)) {
@@ -119,15 +111,15 @@ public final class LibSvmFile implements Examples {
         if (features < 1) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " has no features");
         }
-        LibSvmFile svm = new LibSvmFile(file, features, classes, negative, Arrays.copyOf(starts, size), size, offset);
+        LibSvmFile svm = new LibSvmFile(file, features, classes, negative, starts.build(offset));
         log.info(String.format(Locale.ROOT, "Indexed %s: %d examples of %d features, %d classes%s, in %.1f s", file,
-                size, features, classes, negative ? " (labels -1/+1)" : "", (System.nanoTime() - began) / 1e9));
+                svm.size(), features, classes, negative ? " (labels -1/+1)" : "", (System.nanoTime() - began) / 1e9));
         return svm;
     }
 
     @Override
     public int size() {
-        return size;
+        return lines.size();
     }
 
     @Override
@@ -149,38 +141,16 @@ public final class LibSvmFile implements Examples {
     public LabeledData gather(int[] indices) {
         float[] x = new float[indices.length * features];
         float[] y = new float[indices.length * classes];
-        try (FileChannel channel = FileReads.openUnchanged(file, length)) {
-            ByteBuffer buffer = ByteBuffer.allocate(4096);
-            for (int r = 0; r < indices.length; r++) {
-                int index = indices[r];
-                if (index < 0 || index >= size) {
-                    throw new IndexOutOfBoundsException("example " + index + " is outside [0, " + size + ")");
-                }
-                long start = starts[index];
-                int span = (int) Math.min((index + 1 < size ? starts[index + 1] : length) - start, Integer.MAX_VALUE);
-                if (buffer.capacity() < span) {
-                    buffer = ByteBuffer.allocate(span);
-                }
-                buffer.clear().limit(span);
-                FileReads.fill(channel, buffer, start);
-                byte[] bytes = buffer.array();
-                int end = 0;
-                while (end < buffer.position() && bytes[end] != '\n') {
-                    end++;
-                }
-                Row row = parse(bytes, end, features, file, -1);
-                if (row == null) {
-                    throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " changed while the job read it");
-                }
-                System.arraycopy(row.dense(features), 0, x, r * features, features);
-                y[r * classes + (binary ? (row.label() < 0 ? 0 : 1) : row.label())] = 1f;
+        lines.read(indices, (r, index, bytes, end, start) -> {
+            Row row = parse(bytes, end, features, file, -1);
+            if (row == null) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " changed while the job read it");
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
-        return new LabeledData(org.nd4j.linalg.factory.Nd4j.create(x, new long[]{indices.length, features},
-                org.nd4j.linalg.api.buffer.DataType.FLOAT), org.nd4j.linalg.factory.Nd4j.create(y,
-                new long[]{indices.length, classes}, org.nd4j.linalg.api.buffer.DataType.FLOAT));
+            System.arraycopy(row.dense(features), 0, x, r * features, features);
+            y[r * classes + (binary ? (row.label() < 0 ? 0 : 1) : row.label())] = 1f;
+        });
+        return new LabeledData(Nd4j.create(x, new long[]{indices.length, features}, DataType.FLOAT),
+                Nd4j.create(y, new long[]{indices.length, classes}, DataType.FLOAT));
     }
 
     /** One parsed line: its label and features (indices from 1, increasing). */

@@ -68,7 +68,11 @@ public final class SameDiffTrainer {
         return step;
     }
 
-    /** Trains {@code epochs} passes over an iterator, resetting it before each. */
+    /**
+     * Trains {@code epochs} passes over an iterator, resetting it before each. The iterator is read once more
+     * first, to count its batches (a step's batch must be found again after a recovery); a {@code List} of
+     * batches, or {@link #fit(Examples, int, int, long)}, needs no such pass.
+     */
     public Result fit(DataSetIterator batches, int epochs) {
         return fit(() -> {
             batches.reset();
