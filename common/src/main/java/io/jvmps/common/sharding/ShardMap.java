@@ -12,8 +12,9 @@ import java.util.Map;
  * order, number of servers, slice bound): every node computes the same map without talking.
  *
  * <p>Cutting: each parameter is split into equal slices of at most {@code sliceElements} elements,
- * where {@code sliceElements = clamp(ceil(total / (servers * 8)), 1024, maxSliceElements)} so that
- * every server gets several slices and bytes balance within one slice. Placement: slices sorted by
+ * where {@code sliceElements = clamp(ceil(total / (servers * 8)), min(1024, floor(total / servers)),
+ * maxSliceElements)} so that every server gets several slices and bytes balance within one slice; a model
+ * of fewer than 1024 elements per server (but at least one per server) still gives every server a slice. Placement: slices sorted by
  * length (descending) then key are given, one by one, to the server holding the fewest bytes so far
  * (lowest rank on ties) — longest-processing-time-first, which keeps the heaviest server within one
  * slice of the mean. Immutable and thread-safe.
@@ -66,7 +67,9 @@ public final class ShardMap {
         }
         long total = params.stream().mapToLong(ParamSpec::elements).sum();
         long wanted = (total + (long) servers * SLICES_PER_SERVER - 1) / ((long) servers * SLICES_PER_SERVER);
-        int sliceElements = (int) Math.min(maxSliceElements, Math.max(MIN_SLICE_ELEMENTS, wanted));
+        // a model under MIN_SLICE_ELEMENTS per server is cut finer, so that every server still owns a slice
+        long floor = Math.min(MIN_SLICE_ELEMENTS, Math.max(1, total / servers));
+        int sliceElements = (int) Math.min(maxSliceElements, Math.max(floor, wanted));
 
         List<long[]> cuts = new ArrayList<>(); // {paramIndex, sliceIndex, offset, length}
         for (int p = 0; p < params.size(); p++) {

@@ -175,6 +175,19 @@ class ShardMapTest {
     }
 
     @Test
+    void aModelSmallerThanOneSlicePerServerIsCutSoEveryServerOwnsOne() {
+        // a 10-float bias alone on 2 servers: two slices of 5; 10 + 3 floats on 4 servers: slices of <= 3
+        ShardMap bias = ShardMap.compute(List.of(new ParamSpec("bias", new long[] {10})), 2);
+        assertThat(bias.slices()).extracting(Slice::length).containsExactly(5, 5);
+        assertThat(bias.bytesPerServer()).containsExactly(20, 20);
+        ShardMap two = ShardMap.compute(List.of(new ParamSpec("w", new long[] {10}), new ParamSpec("b", new long[] {3})), 4);
+        for (int s = 0; s < 4; s++) {
+            assertThat(two.slicesOf(s)).as("server %d", s).isNotEmpty();
+        }
+        assertThat(two.slices()).allSatisfy(slice -> assertThat(slice.length()).isLessThanOrEqualTo(3));
+    }
+
+    @Test
     void moreServersThanSlicesLeavesSomeServersEmpty() {
         ShardMap map = ShardMap.compute(singleScalar(), 5);
 
