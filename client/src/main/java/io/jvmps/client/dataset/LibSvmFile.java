@@ -147,10 +147,47 @@ public final class LibSvmFile implements Examples {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " changed while the job read it");
             }
             System.arraycopy(row.dense(features), 0, x, r * features, features);
-            y[r * classes + (binary ? (row.label() < 0 ? 0 : 1) : row.label())] = 1f;
+            y[r * classes + classOf(row)] = 1f;
         });
         return new LabeledData(Nd4j.create(x, new long[]{indices.length, features}, DataType.FLOAT),
                 Nd4j.create(y, new long[]{indices.length, classes}, DataType.FLOAT));
+    }
+
+    /**
+     * Reads the lines of {@code indices} from the file as sparse rows, without spreading them: the
+     * input of a model whose weights are a sparse table (one row per feature).
+     *
+     * @return the batch, rows in the order of {@code indices}, ids {@code index - 1}
+     * @throws PsException INVALID_ARGUMENT when the file changed since it was opened
+     */
+    public SparseBatch gatherSparse(int[] indices) {
+        Row[] rows = new Row[indices.length];
+        lines.read(indices, (r, index, bytes, end, start) -> {
+            rows[r] = parse(bytes, end, features, file, -1);
+            if (rows[r] == null) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " changed while the job read it");
+            }
+        });
+        int[] rowStarts = new int[indices.length + 1];
+        for (int r = 0; r < rows.length; r++) {
+            rowStarts[r + 1] = rowStarts[r] + rows[r].count();
+        }
+        long[] ids = new long[rowStarts[rows.length]];
+        float[] values = new float[ids.length];
+        int[] labels = new int[rows.length];
+        for (int r = 0; r < rows.length; r++) {
+            Row row = rows[r];
+            for (int k = 0; k < row.count(); k++) {
+                ids[rowStarts[r] + k] = row.indices()[k] - 1L;
+                values[rowStarts[r] + k] = row.values()[k];
+            }
+            labels[r] = classOf(row);
+        }
+        return new SparseBatch(rowStarts, ids, values, labels);
+    }
+
+    private int classOf(Row row) {
+        return binary ? (row.label() < 0 ? 0 : 1) : row.label();
     }
 
     /** One parsed line: its label and features (indices from 1, increasing). */

@@ -35,6 +35,18 @@ class LibSvmFileTest {
     }
 
     @Test
+    void sparseRowsKeepOnlyTheStoredValuesWithColumnIds() throws IOException {
+        Path file = write("s.svm", "+1 1:0.5 3:2\n-1 2:-1.25 4:1e-1\n+1\n");
+        SparseBatch batch = LibSvmFile.open(file, 0, 0).gatherSparse(new int[]{1, 2, 0});
+        assertThat(batch.size()).isEqualTo(3);
+        assertThat(batch.rowStarts()).containsExactly(0, 2, 2, 4);
+        assertThat(batch.ids()).containsExactly(1L, 3L, 0L, 2L);
+        assertThat(batch.values()).containsExactly(-1.25f, 0.1f, 0.5f, 2f);
+        assertThat(batch.labels()).containsExactly(0, 1, 1);
+        assertThat(batch.nonZeros()).isEqualTo(4);
+    }
+
+    @Test
     void classNumbersAndAGivenWidthAreKept() throws IOException {
         Path file = write("m.svm", "0 1:1\n2 2:1\r\n1 5:3\n");
         LibSvmFile svm = LibSvmFile.open(file, 8, 0);

@@ -170,11 +170,23 @@ public class WorkerProperties {
         /** Dense classification model (ps.worker.model) on ps.worker.data. */
         CLASSIFICATION,
         /** Wide-and-deep click prediction on synthetic click data, with sparse embedding tables. */
-        CTR
+        CTR,
+        /**
+         * Softmax regression on LibSVM data (ps.worker.data=LIBSVM) whose weights are a sparse table, one row
+         * per feature; exported as the dense SOFTMAX graph.
+         */
+        SPARSE_LINEAR
     }
 
     public JobKind getJob() {
         return job;
+    }
+
+    /** @return whether the job can read the data format: the SPARSE_LINEAR job reads LibSVM only */
+    @jakarta.validation.constraints.AssertTrue(message = "ps.worker.job=SPARSE_LINEAR reads LibSVM files: set "
+            + "ps.worker.data=LIBSVM")
+    public boolean isDataReadableByJob() {
+        return job != JobKind.SPARSE_LINEAR || data == DataSource.LIBSVM;
     }
 
     public void setJob(JobKind job) {

@@ -21,6 +21,7 @@ import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.client.dataset.EpochBatches;
 import io.jvmps.client.dataset.IndexRange;
 import io.jvmps.client.dataset.Examples;
+import io.jvmps.worker.model.ModelType;
 import io.jvmps.worker.model.Placement;
 import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.worker.placement.LocalParameterSync;
@@ -91,12 +92,13 @@ public class WorkerJob {
             // the data and the model need no server: they load while the servers start (and a bad data path
             // fails here, before any wait)
             boolean ctr = props.getJob() == WorkerProperties.JobKind.CTR;
+            boolean sparse = props.getJob() == WorkerProperties.JobKind.SPARSE_LINEAR;
             DataLoader.Loaded data = ctr ? null : dataLoader.load(props);
             if (!ctr) {
                 meters.skippedRows("train", data.train().skippedRows());
                 meters.skippedRows("test", data.test().skippedRows());
             }
-            TrainableModel model = ctr ? null : models.create(data.train().featureSize(),
+            TrainableModel model = ctr || sparse ? null : models.create(data.train().featureSize(),
                     data.train().numClasses());
             state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.WAITING_FOR_SERVERS, reg.rank(),
                     reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
@@ -105,13 +107,25 @@ public class WorkerJob {
             ServerConnections first = awaitServers(expectedServers, props.getServerWaitTimeout());
             try (ConnectionHolder held = new ConnectionHolder(first)) {
                 ServerConnections connections = first;
-                if (ctr) {
+                if (ctr || sparse) {
                     if (dynamic() || reg.rank() >= workers) {
-                        throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it "
-                                + "takes neither ps.worker.sharding=DYNAMIC nor a rank beyond ps.cluster.worker-num "
-                                + "(this worker has rank " + reg.rank() + " of " + workers + ")");
+                        throw new PsException(ErrorCode.INVALID_ARGUMENT, "the " + props.getJob() + " job keeps "
+                                + "static shards: it takes neither ps.worker.sharding=DYNAMIC nor a rank beyond "
+                                + "ps.cluster.worker-num (this worker has rank " + reg.rank() + " of " + workers + ")");
                     }
-                    runCtr(held, left -> awaitServers(expectedServers, left), reg, workers, progress);
+                    ServerDescription semantics = semantics(connections, workers);
+                    if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
+                        throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=" + props.getJob() + " runs "
+                                + "in SYNC, ASYNC or SSP mode; the servers run GEO (ps.consistency.mode)");
+                    }
+                    log.info("Training in {} mode: {}", semantics.mode(), semantics);
+                    java.util.function.Function<java.time.Duration, ServerConnections> reconnect =
+                            left -> awaitServers(expectedServers, left);
+                    if (ctr) {
+                        runCtr(held, reconnect, reg, workers, semantics, progress);
+                    } else {
+                        runSparseLinear(held, reconnect, reg, workers, semantics, progress, data);
+                    }
                     state.phase(TrainingState.Phase.FINISHED);
                     return 0;
                 }
@@ -293,24 +307,61 @@ public class WorkerJob {
     }
 
     private void runCtr(ConnectionHolder held, java.util.function.Function<java.time.Duration, ServerConnections> reconnect,
-                        RegisterResponse reg, int workers, ProgressReporter progress) {
-        ServerDescription semantics = semantics(held.current(), workers);
-        if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=CTR runs in SYNC, ASYNC or SSP mode; "
-                    + "the servers run GEO (ps.consistency.mode)");
-        }
-        log.info("Training in {} mode: {}", semantics.mode(), semantics);
+                        RegisterResponse reg, int workers, ServerDescription semantics, ProgressReporter progress) {
         CtrJob.Outcome outcome = new CtrJob(props, clock, meters).run(held, reconnect, reg.rank(), reg.nodeId(), workers,
                 semantics,
                 dense -> new StepReporter(state, progress, dense, reg.nodeId(), clock, props.getLogInterval(), meters),
                 state);
         CtrEvaluation evaluation = outcome.evaluation();
-        double accuracy = evaluation.examples() == 0 ? Double.NaN : (double) evaluation.correct() / evaluation.examples();
+        reportShard(reg, evaluation.correct(), evaluation.examples(), outcome.summary().seconds());
+    }
+
+    /**
+     * The sparse linear job; rank 0 with an export folder also serves exports asked for while it trains and,
+     * once every worker has reported, writes the final model.
+     */
+    private void runSparseLinear(ConnectionHolder held,
+                                 java.util.function.Function<java.time.Duration, ServerConnections> reconnect,
+                                 RegisterResponse reg, int workers, ServerDescription semantics,
+                                 ProgressReporter progress, DataLoader.Loaded data) {
+        io.jvmps.client.dataset.LibSvmFile train = (io.jvmps.client.dataset.LibSvmFile) data.train();
+        io.jvmps.client.dataset.LibSvmFile test = (io.jvmps.client.dataset.LibSvmFile) data.test();
+        int servers = held.current().size();
+        SparseLinearJob job = new SparseLinearJob(props, clock, train, reg.rank(), servers);
+        String refusal = exportRefusal(reg.rank());
+        java.util.function.LongConsumer stepEnd = refusal != null ? global -> { } : global -> exports.serve(() ->
+                job.export(java.nio.file.Path.of(props.getExportDir(), "step-" + global), test,
+                        manifest(ModelType.SOFTMAX.name(), semantics, workers, servers, global)));
+        if (refusal == null) {
+            exports.open();
+        }
+        SparseLinearJob.Outcome outcome;
+        try {
+            outcome = job.run(held, reconnect, reg.nodeId(), workers, semantics, test,
+                    dense -> new StepReporter(state, progress, dense, reg.nodeId(), clock, props.getLogInterval(),
+                            meters, stepEnd), state);
+        } finally {
+            exports.close(refusal != null ? refusal
+                    : "training has ended; the final model is written to " + props.getExportDir());
+        }
+        reportShard(reg, outcome.correct(), outcome.examples(), outcome.summary().seconds());
+        if (refusal == null) {
+            if (!awaitEveryResult()) {
+                log.warn("Exporting the servers' values as they are now: not every worker has reported its result");
+            }
+            job.export(java.nio.file.Path.of(props.getExportDir()), test,
+                    manifest(ModelType.SOFTMAX.name(), semantics, workers, servers, outcome.summary().steps()));
+        }
+    }
+
+    /** Shows this worker's test result in its state and reports it to the scheduler. */
+    private void reportShard(RegisterResponse reg, long correct, int examples, double seconds) {
+        double accuracy = examples == 0 ? Double.NaN : (double) correct / examples;
         state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
                 s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
                 accuracy, s.error()));
-        session.reportResult(new ResultReport(reg.nodeId(), evaluation.correct(), evaluation.examples(),
-                outcome.summary().seconds()), props.getServerWaitTimeout(), props.getServerWaitInterval());
+        session.reportResult(new ResultReport(reg.nodeId(), correct, examples, seconds),
+                props.getServerWaitTimeout(), props.getServerWaitInterval());
     }
 
     private static List<String> names(List<io.jvmps.common.sharding.ParamSpec> specs) {
@@ -336,7 +387,7 @@ public class WorkerJob {
             pullFinalValues(model, client);
         }
         new io.jvmps.worker.export.ModelExporter(java.nio.file.Path.of(props.getExportDir()), clock)
-                .export(model, test, props.getEvalBatchSize(), manifest(semantics, workers, servers, summary.steps()));
+                .export(model, test, props.getEvalBatchSize(), manifest(props.getModel(), semantics, workers, servers, summary.steps()));
     }
 
     /**
@@ -353,7 +404,7 @@ public class WorkerJob {
         }
         return global -> exports.serve(() -> new io.jvmps.worker.export.ModelExporter(
                 java.nio.file.Path.of(props.getExportDir(), "step-" + global), clock)
-                .export(model, test, props.getEvalBatchSize(), manifest(semantics, workers, servers, global)));
+                .export(model, test, props.getEvalBatchSize(), manifest(props.getModel(), semantics, workers, servers, global)));
     }
 
     /** @return why this worker cannot export while training, or null when it can (rank 0 with an export folder) */
@@ -362,16 +413,31 @@ public class WorkerJob {
                 : props.getExportDir().isBlank() ? "ps.worker.export-dir is not set" : null;
     }
 
-    private io.jvmps.worker.export.ExportManifest manifest(ServerDescription semantics, int workers, int servers,
-                                                          long steps) {
+    private io.jvmps.worker.export.ExportManifest manifest(String model, ServerDescription semantics, int workers,
+                                                          int servers, long steps) {
         boolean csv = props.getData() == WorkerProperties.DataSource.CSV;
-        return new io.jvmps.worker.export.ExportManifest(null, null, props.getModel(), props.getGraph().names(), 0, 0,
+        return new io.jvmps.worker.export.ExportManifest(null, null, model, props.getGraph().names(), 0, 0,
                 props.getData().name(), csv ? props.getCsv().getLabel() : null, csv ? props.getCsv().isHeader() : null,
                 csv ? props.getCsv().getDelimiter() : null, semantics.mode().name(), workers, servers, steps, 0, 0,
                 Double.NaN, null);
     }
 
     private void pullFinalValues(TrainableModel model, DenseClient client) {
+        if (!awaitEveryResult()) {
+            log.warn("Exporting this worker's own last values: not every worker has reported its result");
+            return;
+        }
+        new ModelParameters(model).pullIntoModel(client, 0);
+        log.info("Every worker has finished; pulled the servers' final values for the export");
+    }
+
+    /**
+     * Waits up to {@code ps.worker.server-wait-timeout} until the scheduler's job is FINISHED (every worker
+     * has reported its result, so no more pushes come).
+     *
+     * @return whether it finished in time
+     */
+    private boolean awaitEveryResult() {
         java.time.Duration timeout = props.getServerWaitTimeout();
         long deadline = System.nanoTime() + timeout.toNanos();
         String state = session.client().job().state();
@@ -380,12 +446,10 @@ public class WorkerJob {
             state = session.client().job().state();
         }
         if (!"FINISHED".equals(state)) {
-            log.warn("Exporting this worker's own last values: the job is {} after waiting {} "
-                    + "(ps.worker.server-wait-timeout) for every worker's result", state, timeout);
-            return;
+            log.warn("The job is {} after waiting {} (ps.worker.server-wait-timeout) for every worker's result",
+                    state, timeout);
         }
-        new ModelParameters(model).pullIntoModel(client, 0);
-        log.info("Every worker has finished; pulled the servers' final values for the export");
+        return "FINISHED".equals(state);
     }
 
     private void evaluate(TrainableModel model, Examples test, RegisterResponse reg, int workers,
@@ -402,13 +466,8 @@ public class WorkerJob {
         int to = range.to();
         long correct = model.evaluateCorrect(test, from, to, props.getEvalBatchSize());
         int examples = to - from;
-        double accuracy = examples == 0 ? Double.NaN : (double) correct / examples;
         log.info(String.format(Locale.ROOT, "Test accuracy on this worker's shard [%d, %d): %.4f (%d/%d)",
-                from, to, accuracy, correct, examples));
-        state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
-                s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
-                accuracy, s.error()));
-        session.reportResult(new ResultReport(reg.nodeId(), correct, examples, summary.seconds()),
-                props.getServerWaitTimeout(), props.getServerWaitInterval());
+                from, to, examples == 0 ? Double.NaN : (double) correct / examples, correct, examples));
+        reportShard(reg, correct, examples, summary.seconds());
     }
 }

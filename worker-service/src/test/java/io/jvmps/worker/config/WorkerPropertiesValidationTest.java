@@ -47,6 +47,15 @@ class WorkerPropertiesValidationTest {
     }
 
     @Test
+    void theSparseLinearJobNeedsLibSvmData() {
+        runner.withPropertyValues("ps.worker.job=SPARSE_LINEAR", "ps.worker.data=CSV").run(context ->
+                assertThat(io.jvmps.common.startup.StartupFailureReporter.describe(context.getStartupFailure()))
+                        .contains("ps.worker.job=SPARSE_LINEAR reads LibSVM files: set ps.worker.data=LIBSVM"));
+        runner.withPropertyValues("ps.worker.job=SPARSE_LINEAR", "ps.worker.data=LIBSVM").run(context ->
+                assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void zeroBatchSizeIsRejectedNamingTheProperty() {
         runner.withPropertyValues("ps.worker.batch-size=0").run(context ->
         {

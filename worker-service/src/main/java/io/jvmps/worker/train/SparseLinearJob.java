@@ -1,0 +1,209 @@
+package io.jvmps.worker.train;
+
+import io.jvmps.client.control.ControlClient;
+import io.jvmps.client.control.ServerRecovery;
+import io.jvmps.client.control.StepJoiner;
+import io.jvmps.client.data.DenseClient;
+import io.jvmps.client.data.DenseSeeding;
+import io.jvmps.client.data.SparseClient;
+import io.jvmps.client.dataset.EpochBatches;
+import io.jvmps.client.dataset.IndexRange;
+import io.jvmps.client.dataset.LibSvmFile;
+import io.jvmps.client.dataset.SparseBatch;
+import io.jvmps.client.transport.ConnectionHolder;
+import io.jvmps.client.transport.ServerConnections;
+import io.jvmps.common.codec.TensorChunker;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.ServerDescription;
+import io.jvmps.common.sharding.ParamSpec;
+import io.jvmps.common.sharding.ShardMap;
+import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.ctr.DirectLookup;
+import io.jvmps.worker.export.ExportManifest;
+import io.jvmps.worker.export.ModelExporter;
+import io.jvmps.worker.linear.SparseSoftmax;
+import io.jvmps.worker.model.SoftmaxRegression;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+
+/**
+ * A worker's sparse linear job ({@code ps.worker.job=SPARSE_LINEAR}) once the servers answer: softmax
+ * regression on LibSVM data whose weights live in the sparse table {@value #TABLE} (one row of
+ * {@code classes} weights per feature column, created on first use with zeros) and whose bias is the dense
+ * parameter {@value #BIAS}. Declares both, trains with {@link SparseLinearLoop} (recovering from a lost
+ * server like the other jobs), scores this worker's shard of the test file, and writes the model as the
+ * dense {@code SOFTMAX} graph ({@code W [features, classes]} from the table's rows, {@code b} from the
+ * bias), so {@code predict --data=LIBSVM} reads it like any export. Training thread only.
+ */
+class SparseLinearJob {
+    /** The weight table's name. */
+    static final String TABLE = "linear.weights";
+    /** The dense bias's name. */
+    static final String BIAS = "linear.bias";
+    private static final Logger log = LoggerFactory.getLogger(SparseLinearJob.class);
+    private static final int SPARSE_FRAME_BYTES = 1 << 20;
+    private static final int EXPORT_ROWS_PER_PULL = 16_384;
+
+    private final WorkerProperties props;
+    private final Clock clock;
+    private final LibSvmFile train;
+    private final SparseSoftmax model;
+    private final ShardMap shardMap;
+    private final int rank;
+    private DenseClient dense;
+    private SparseClient sparse;
+
+    /** @param train the training file (its feature count is the exported model's input width) */
+    SparseLinearJob(WorkerProperties props, Clock clock, LibSvmFile train, int rank, int servers) {
+        this.props = props;
+        this.clock = clock;
+        this.train = train;
+        this.rank = rank;
+        this.model = new SparseSoftmax(train.numClasses());
+        this.shardMap = ShardMap.compute(List.of(new ParamSpec(BIAS, new long[]{train.numClasses()})), servers);
+    }
+
+    /**
+     * What the job measured on this worker's shard of the test file.
+     *
+     * @param correct  test examples classified correctly
+     * @param examples test examples scored
+     */
+    record Outcome(TrainingSummary summary, long correct, int examples) {
+    }
+
+    /**
+     * @param held      the connections to the servers, replaced after a recovery
+     * @param reconnect waits (up to the given time) until every server is alive and reachable again
+     */
+    Outcome run(ConnectionHolder held, Function<Duration, ServerConnections> reconnect, String nodeId, int workers,
+                ServerDescription semantics, LibSvmFile test, CtrJob.StepReporterFactory reporters,
+                TrainingState state) {
+        ServerConnections connections = held.current();
+        dense = denseClient(connections);
+        sparse = sparseClient(connections);
+        declareTable(connections);
+        log.info(String.format(Locale.ROOT, "Sparse linear job: %d training and %d test examples, %d features, "
+                        + "%d classes; table %s holds a row of %d weights per feature used", train.size(), test.size(),
+                train.featureSize(), train.numClasses(), TABLE, train.numClasses()));
+        state.phase(TrainingState.Phase.INITIALIZING);
+        long restored = ControlClient.alongside(dense).declareDense(shardMap.params());
+        if (restored > 0) {
+            log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
+        }
+        DenseSeeding.seedOrAwait(dense, initialBias(), rank, props.getServerWaitTimeout(), clock);
+        long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clock, semantics, nodeId, restored,
+                props.getRequestTimeout());
+        ServerRecovery recovery = new ServerRecovery(reconnect, this::denseClient, this::initialBias, rank,
+                props.getRecoveryTimeout(), clock,
+                ServerRecovery.joinAgain(clock, semantics, nodeId, props.getRequestTimeout()), this::declareTable);
+        recovery.joined();
+        TrainingSummary summary = null;
+        while (summary == null) {
+            LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
+                    props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
+            state.phase(TrainingState.Phase.TRAINING);
+            try {
+                summary = new SparseLinearLoop(model, train, new DirectLookup(sparse, TABLE, model.classes()), dense,
+                        settings, rank, workers, reporters.create(dense)).run();
+            } catch (PsException e) {
+                if (!recovery.recovers(e)) {
+                    throw e;
+                }
+                state.phase(TrainingState.Phase.RECOVERING);
+                log.warn("Lost the servers' state ({}); recovering from their newest checkpoint", e.getMessage());
+                ServerRecovery.Resumed resumed = recovery.resume(e, held);
+                dense = resumed.client();
+                sparse = sparseClient(resumed.connections());
+                start = resumed.step();
+            }
+        }
+        log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s; pull+lookup %.1f s, "
+                        + "compute %.1f s, push %.1f s); sparse pushed %d bytes, pulled %d bytes",
+                summary.steps(), summary.seconds(), summary.samplesPerSecond(), summary.pullSeconds(),
+                summary.computeSeconds(), summary.pushSeconds(), sparse.bytesPushed(), sparse.bytesPulled()));
+        state.phase(TrainingState.Phase.EVALUATING);
+        IndexRange range = EpochBatches.shardRange(test.size(), workers, rank);
+        long correct = correct(test, range);
+        log.info(String.format(Locale.ROOT, "Test accuracy on this worker's shard [%d, %d): %.4f (%d/%d)",
+                range.from(), range.to(), (double) correct / Math.max(1, range.size()), correct, range.size()));
+        return new Outcome(summary, correct, range.size());
+    }
+
+    /**
+     * Writes the servers' current model as the dense {@code SOFTMAX} graph: every feature's table row
+     * (zeros for a feature no step has used) and the bias.
+     *
+     * @param dir      the export folder
+     * @param test     the test file the manifest's accuracy is measured on
+     * @param manifest the manifest without the test result and time
+     */
+    ExportManifest export(Path dir, LibSvmFile test, ExportManifest manifest) {
+        int features = train.featureSize();
+        int classes = model.classes();
+        float[] weights = new float[Math.multiplyExact(features, classes)];
+        for (int from = 0; from < features; from += EXPORT_ROWS_PER_PULL) {
+            long[] ids = LongStream.range(from, Math.min(features, from + EXPORT_ROWS_PER_PULL)).toArray();
+            float[] rows = new float[ids.length * classes];
+            sparse.pull(TABLE, classes, ids, rows);
+            System.arraycopy(rows, 0, weights, from * classes, rows.length);
+        }
+        INDArray[] bias = {Nd4j.create(DataType.FLOAT, classes)};
+        dense.pull(0, bias);
+        SoftmaxRegression exported = new SoftmaxRegression(features, classes);
+        exported.setParam(SoftmaxRegression.WEIGHTS, Nd4j.create(weights, new long[]{features, classes},
+                DataType.FLOAT));
+        exported.setParam(SoftmaxRegression.BIAS, bias[0].reshape(exported.param(SoftmaxRegression.BIAS).shape()));
+        return new ModelExporter(dir, clock).export(exported, test, props.getEvalBatchSize(), manifest);
+    }
+
+    private long correct(LibSvmFile test, IndexRange range) {
+        DirectLookup lookup = new DirectLookup(sparse, TABLE, model.classes());
+        INDArray[] bias = {Nd4j.create(DataType.FLOAT, model.classes())};
+        dense.pull(0, bias);
+        float[] b = bias[0].toFloatVector();
+        long correct = 0;
+        int batchSize = props.getEvalBatchSize();
+        for (int from = range.from(); from < range.to(); from += batchSize) {
+            int[] examples = IntStream.range(from, Math.min(range.to(), from + batchSize)).toArray();
+            SparseBatch batch = test.gatherSparse(examples);
+            float[] rows = batch.nonZeros() == 0 ? new float[0] : lookup.lookup(batch.ids());
+            int[] predicted = model.predict(batch, rows, b);
+            for (int r = 0; r < predicted.length; r++) {
+                correct += predicted[r] == batch.labels()[r] ? 1 : 0;
+            }
+        }
+        return correct;
+    }
+
+    private INDArray[] initialBias() {
+        return new INDArray[]{Nd4j.create(DataType.FLOAT, model.classes())};
+    }
+
+    private void declareTable(ServerConnections connections) {
+        new ControlClient(connections, rank, props.getRequestTimeout())
+                .declareSparse(new SparseTableSpec(TABLE, model.classes(), props.getSeed(), 0f, null));
+    }
+
+    private DenseClient denseClient(ServerConnections connections) {
+        return new DenseClient(connections, shardMap, rank, props.getRequestTimeout(),
+                TensorChunker.DEFAULT_CHUNK_BYTES);
+    }
+
+    private SparseClient sparseClient(ServerConnections connections) {
+        return new SparseClient(connections, rank, props.getRequestTimeout(), SPARSE_FRAME_BYTES);
+    }
+}
