@@ -69,6 +69,49 @@ class ClientLibraryIT {
     }
 
     /**
+     * The same program with the servers in GEO: each trainer trains its graph locally and exchanges deltas
+     * every 10 steps; after the last round both pull the one model every delta went into, so both programs
+     * classify the test set alike, and the file predicts it as the trainer did.
+     */
+    @Test
+    void inGeoModeTheTrainersExchangeDeltasAndEndOnOneModel() throws Exception {
+        String classPath = exampleClassPath();
+        try (LocalCluster cluster = new LocalCluster("client-library-geo")) {
+            Path out = cluster.freshDir("model");
+            NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
+            for (int s = 0; s < SERVERS; s++) {
+                cluster.startServer(s, SERVERS, WORKERS, "--ps.consistency.mode=GEO",
+                        "--ps.consistency.geo-interval=10", "--ps.consistency.geo-learning-rate=0.3");
+            }
+            NodeProcess[] programs = new NodeProcess[WORKERS];
+            for (int w = 0; w < WORKERS; w++) {
+                programs[w] = cluster.startProgram("program-" + w, classPath, "com.example.library.LibraryTraining",
+                        "--scheduler=127.0.0.1:" + cluster.schedulerPort(), "--mnist=" + TestPaths.mnist(),
+                        "--out=" + out, "--epochs=2", "--train-examples=20000", "--test-examples=2000");
+            }
+            String accuracy = null;
+            for (NodeProcess program : programs) {
+                assertThat(program.awaitExit(Duration.ofMinutes(5))).as(program.name() + "\n" + program.tail()).isZero();
+                assertThat(program.logText()).contains("in GEO mode from step 0");
+                Matcher result = RESULT.matcher(program.logText());
+                assertThat(result.find()).as(program.tail()).isTrue();
+                assertThat(result.group(2)).isEqualTo("400");
+                assertThat(Double.parseDouble(result.group(3))).as(program.tail()).isGreaterThanOrEqualTo(0.9);
+                if (accuracy != null) {
+                    assertThat(result.group(3)).as("GEO workers end on one model").isEqualTo(accuracy);
+                }
+                accuracy = result.group(3);
+            }
+            NodeProcess rank0 = java.util.Arrays.stream(programs).filter(p -> p.logText().contains("EXPORTED"))
+                    .findFirst().orElseThrow();
+            Matcher exported = EXPORTED.matcher(rank0.logText());
+            assertThat(exported.find()).isTrue();
+            assertThat(exported.group(3)).isEqualTo(exported.group(2));
+            assertThat(scheduler.awaitLog(FINISHED, Duration.ofSeconds(30)).group(3)).isEqualTo("4000");
+        }
+    }
+
+    /**
      * Server 1 killed (SIGKILL) after its checkpoint at step 100 and started again: both programs' trainers
      * wait for the replacement, roll the servers back to the newest checkpoint and go on from its step with
      * that step's batch; both finish the 800 steps on one model, which the file predicts as they do.

@@ -26,9 +26,12 @@ import java.util.List;
  * one's own: every trainable float32 variable of the graph is a dense parameter on the servers (declared
  * in the graph's order, seeded by rank 0 with the graph's current values), and each step pulls the
  * parameters at the step's version, computes the batch's gradients with the graph, and pushes them; the
- * servers' optimizer and consistency mode (SYNC, ASYNC or SSP) do the rest. In SYNC every worker must run
- * the same number of steps (give each worker a shard of the same number of batches). GEO, which trains
- * locally between rounds, is run by the stock worker only. A lost server is recovered as the stock worker
+ * servers' optimizer and consistency mode (SYNC, ASYNC or SSP) do the rest. In GEO the graph trains
+ * locally with plain SGD at the servers' {@code ps.consistency.geo-learning-rate}, and every
+ * {@code geo-interval} steps (and after the last) pushes its change since the last pull divided by the
+ * workers, then pulls the servers' sum; the last pull waits for every worker's last round, so all end on
+ * one model. In SYNC and GEO every worker must run the same number of steps (give each worker a shard of
+ * the same number of batches). A lost server is recovered as the stock worker
  * does it ({@link PsJob#resume}): every worker rolls back to the newest checkpoint and goes on from its step,
  * with the batch that step had. Each step's progress goes to the scheduler
  * (its job status and dashboard show the worker's epoch, step, loss and throughput). Not thread-safe: one
@@ -47,13 +50,8 @@ public final class SameDiffTrainer {
     /**
      * @param job   the job this worker joined
      * @param graph the graph to train (see {@link SameDiffGraph#of}); the trainer sets its parameters
-     * @throws PsException INVALID_ARGUMENT when the servers run GEO
      */
     public SameDiffTrainer(PsJob job, SameDiffGraph graph) {
-        if (job.semantics().mode() == ConsistencyMode.GEO) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the library trainer runs the SYNC, ASYNC and SSP "
-                    + "modes; the servers run GEO (ps.consistency.mode), whose local rounds the stock worker runs");
-        }
         this.job = job;
         this.graph = graph;
     }
@@ -127,27 +125,48 @@ public final class SameDiffTrainer {
         double loss = Double.NaN;
         long windowStart = System.nanoTime();
         long windowExamples = 0;
+        GeoRounds geo = job.semantics().mode() == ConsistencyMode.GEO
+                ? new GeoRounds(graph, params, job.semantics().geoInterval(), job.semantics().geoLearningRate(),
+                job.workers(), end) : null;
         while (step < end) {
             long offset = Math.max(0, step - first);
             int epoch = (int) (offset / perEpoch);
             int inEpoch = (int) (offset % perEpoch);
             DataSet batch = batches.batch(epoch, inEpoch);
             try {
-                pullInto(values, params);
+                if (geo == null || !geo.pulled()) {
+                    pullInto(values, params, geo == null ? step : 0);
+                    if (geo != null) {
+                        geo.pulledFrom(values);
+                    }
+                }
                 StepResult result = graph.gradients(batch.getFeatures(), batch.getLabels());
                 if (!Double.isFinite(result.loss())) {
                     throw new PsException(ErrorCode.INVALID_ARGUMENT, "step " + step + " gave loss " + result.loss()
                             + ": not pushed (check the data and the learning rate)");
                 }
-                INDArray[] gradients = params.stream().map(p -> result.gradients().get(p.name()))
-                        .toArray(INDArray[]::new);
-                dense.client().push(step, gradients);
-                step++;
+                if (geo == null) {
+                    INDArray[] gradients = params.stream().map(p -> result.gradients().get(p.name()))
+                            .toArray(INDArray[]::new);
+                    dense.client().push(step, gradients);
+                    step++;
+                } else {
+                    geo.trainLocally(result);
+                    step++;
+                    if (geo.roundEnds(step)) {
+                        dense.client().push(geo.round(step), geo.deltas());
+                        pullInto(values, params, geo.pullVersion(step));
+                        geo.pulledFrom(values);
+                    }
+                }
                 loss = result.loss();
             } catch (PsException e) {
                 ServerRecovery.Resumed resumed = job.resume(dense, e);   // rethrows what is no server loss
                 dense = new PsJob.DenseStart(resumed.client(), dense.startStep(), dense.recovery());
                 step = resumed.step();
+                if (geo != null) {
+                    geo.forget();
+                }
                 continue;
             }
             examples += batch.numExamples();
@@ -163,7 +182,9 @@ public final class SameDiffTrainer {
                 log.info("worker {} epoch {} step {}: loss {}", job.rank(), epoch + 1, step, loss);
             }
         }
-        pullInto(values, params);
+        if (geo == null) {
+            pullInto(values, params, step);
+        }
         return new Result(step - first, loss, examples, (System.nanoTime() - started) / 1e9);
     }
 
@@ -219,8 +240,8 @@ public final class SameDiffTrainer {
                 job.semantics().mode(), step);
     }
 
-    private void pullInto(INDArray[] values, List<ParamSpec> params) {
-        dense.client().pull(step, values);
+    private void pullInto(INDArray[] values, List<ParamSpec> params, long minVersion) {
+        dense.client().pull(minVersion, values);
         for (int p = 0; p < values.length; p++) {
             graph.setParam(params.get(p).name(), values[p]);
         }
