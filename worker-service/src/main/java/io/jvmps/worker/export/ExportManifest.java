@@ -6,8 +6,9 @@ import io.jvmps.client.train.GraphNames;
  * What {@code model.json} says about an exported model ({@code model.sd} beside it): how to feed it,
  * where it came from and how well it did. Immutable; written and read as JSON.
  *
- * @param format        always {@value #FORMAT}: the model file is SameDiff's own format
- * @param modelFile     the model file's name, in the same folder
+ * @param format        {@value #FORMAT} (the model file is SameDiff's own format) or {@code dl4j} (a DL4J
+ *                      network zip)
+ * @param modelFile     the model file's name, in the same folder ({@value #MODEL_FILE}, or {@code model.zip})
  * @param model         the job's {@code ps.worker.model}
  * @param graph         the graph's input, label, loss and prediction variables
  * @param inputSize     features per example the input placeholder takes
@@ -29,9 +30,9 @@ public record ExportManifest(String format, String modelFile, String model, Grap
                              int numClasses, String data, String csvLabel, Boolean csvHeader, String csvDelimiter,
                              String mode, int workers, int servers, long steps, long testCorrect, long testExamples,
                              double testAccuracy, String writtenAt) {
-    /** The value of {@link #format}. */
+    /** The value of {@link #format} for a SameDiff model. */
     public static final String FORMAT = "samediff";
-    /** The model file's name. */
+    /** A SameDiff model file's name. */
     public static final String MODEL_FILE = "model.sd";
     /** The manifest's file name. */
     public static final String MANIFEST_FILE = "model.json";

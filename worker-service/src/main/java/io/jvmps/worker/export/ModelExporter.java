@@ -18,7 +18,8 @@ import java.util.Locale;
 
 /**
  * Writes a trained model for use outside jvm-ps: {@code <dir>/model.sd}, the SameDiff graph with the
- * trained values (loadable with {@code SameDiff.load(file, false)}), and {@code <dir>/model.json}, its
+ * trained values (loadable with {@code SameDiff.load(file, false)}), or {@code <dir>/model.zip} for a DL4J
+ * network ({@code MultiLayerNetwork.load(file, false)}), and {@code <dir>/model.json}, its
  * {@link ExportManifest}. The manifest's test accuracy is measured here, on the whole test set, with the
  * exported values. Each file is written beside and moved into place, the model first, so a reader that
  * finds the manifest finds its model. Not thread-safe.
@@ -54,12 +55,12 @@ public final class ModelExporter {
             throw new UncheckedIOException("cannot create the export folder " + dir.toAbsolutePath(), e);
         }
         long correct = test.size() == 0 ? 0 : model.evaluateCorrect(test, batchSize);
-        ExportManifest written = new ExportManifest(ExportManifest.FORMAT, ExportManifest.MODEL_FILE, manifest.model(),
+        ExportManifest written = new ExportManifest(model.fileFormat(), model.fileName(), manifest.model(),
                 model instanceof SameDiffModel sd ? sd.graphNames() : manifest.graph(), model.inputSize(),
                 model.numClasses(), manifest.data(), manifest.csvLabel(), manifest.csvHeader(), manifest.csvDelimiter(),
                 manifest.mode(), manifest.workers(), manifest.servers(), manifest.steps(), correct, test.size(),
                 test.size() == 0 ? Double.NaN : (double) correct / test.size(), clock.instant().toString());
-        model.save(dir.resolve(ExportManifest.MODEL_FILE));
+        model.save(dir.resolve(model.fileName()));
         Path json = dir.resolve(ExportManifest.MANIFEST_FILE);
         Path tmp = dir.resolve(ExportManifest.MANIFEST_FILE + ".tmp");
         try {
@@ -69,7 +70,7 @@ public final class ModelExporter {
             throw new UncheckedIOException("cannot write " + json.toAbsolutePath(), e);
         }
         log.info(String.format(Locale.ROOT, "Exported the trained model to %s (test accuracy of the exported values "
-                + "%.4f, %d/%d)", dir.resolve(ExportManifest.MODEL_FILE).toAbsolutePath(), written.testAccuracy(),
+                + "%.4f, %d/%d)", dir.resolve(model.fileName()).toAbsolutePath(), written.testAccuracy(),
                 correct, test.size()));
         return written;
     }

@@ -14,8 +14,8 @@ import java.util.ServiceLoader;
 /**
  * Resolves {@code ps.worker.model} to a {@link ModelProvider}, in this order: a built-in model
  * ({@link ModelType}, ignoring case), a provider found by {@link ServiceLoader} on the class path
- * whose name matches, then a path to a SameDiff model file ({@link FileModel}, loaded once here so
- * that a bad file stops start-up). Stateless.
+ * whose name matches, then a path to a DL4J network zip ({@link Dl4jModel}) or a SameDiff model file
+ * ({@link FileModel}), loaded once here so that a bad file stops start-up. Stateless.
  */
 public final class ModelProviders {
     private ModelProviders() {
@@ -49,7 +49,29 @@ public final class ModelProviders {
                     + "model " + Arrays.toString(ModelType.values()) + ", a ModelProvider on the class path "
                     + discovered + ", nor a model file (no file at " + file.toAbsolutePath() + ")");
         }
+        if (Dl4jModel.isDl4jFile(file)) {
+            return new Dl4jFileProvider(file, Dl4jModel.paramsOf(file));
+        }
         return new FileModelProvider(file, names, FileModel.load(file, names));
+    }
+
+    /** A DL4J network zip: loaded for each {@link #create}, checked against the data's sizes there. */
+    private record Dl4jFileProvider(Path file, List<io.jvmps.common.sharding.ParamSpec> params)
+            implements ModelProvider {
+        @Override
+        public String name() {
+            return file.toString();
+        }
+
+        @Override
+        public TrainableModel create(int inputSize, int numClasses) {
+            return Dl4jModel.load(file, inputSize, numClasses);
+        }
+
+        @Override
+        public Placement check(Placement placement) {
+            return placement.check("DL4J network " + file.getFileName(), params);
+        }
     }
 
     /** A model file: the one loaded at start-up serves the first {@link #create}, later calls load it again. */

@@ -55,13 +55,24 @@ public interface TrainableModel {
     INDArray predict(INDArray features);
 
     /**
-     * Writes the model with its current parameter values as a SameDiff model file that
-     * {@code SameDiff.load(file, false)} reads in a program that knows nothing of jvm-ps.
+     * Writes the model with its current parameter values in its own format ({@link #fileFormat}): for
+     * SameDiff models a model file that {@code SameDiff.load(file, false)} reads in a program that knows
+     * nothing of jvm-ps.
      *
      * @param file where to write; its folder must exist; replaced whole or not at all
      * @throws java.io.UncheckedIOException when it cannot be written
      */
     void save(java.nio.file.Path file);
+
+    /** @return the format {@link #save} writes, as {@code model.json} names it: {@code samediff} unless overridden */
+    default String fileFormat() {
+        return "samediff";
+    }
+
+    /** @return the file name an export gives {@link #save}'s file: {@code model.sd} unless overridden */
+    default String fileName() {
+        return "model.sd";
+    }
 
     /** @return number of input features per example */
     int inputSize();

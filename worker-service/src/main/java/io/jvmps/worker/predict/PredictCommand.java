@@ -27,8 +27,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code predict}: loads an exported model with SameDiff's own {@code SameDiff.load} (nothing of
- * jvm-ps's model classes), classifies a data set with it, prints the accuracy and optionally writes
+ * {@code predict}: loads an exported model with SameDiff's own {@code SameDiff.load}, or a DL4J network
+ * with {@code MultiLayerNetwork.load} (nothing of jvm-ps's model classes), classifies a data set with it, prints the accuracy and optionally writes
  * one prediction per example. The graph's variable names, the classes and the data format default to
  * what the export's {@code model.json} says. Arguments are {@code --name=value}; see {@link #USAGE}.
  * Stateless; one run per call.
@@ -38,7 +38,8 @@ public final class PredictCommand {
     public static final String NAME = "predict";
     static final String USAGE = """
             usage: java -jar worker-service-<version>-exec.jar predict --model=PATH [options]
-              --model=PATH           an export folder (model.sd + model.json) or a SameDiff model file
+              --model=PATH           an export folder (model.sd or model.zip + model.json), a SameDiff model file
+                                     or a DL4J network zip
               --data=MNIST|CSV|NPY|LIBSVM  the data format (default: the export's)
               --data-path=DIR        MNIST: the folder of the IDX files (default data/mnist); the test split is read
               --data-file=FILE       CSV, LIBSVM: the file to classify; NPY: the features .npy
@@ -93,13 +94,56 @@ public final class PredictCommand {
 
     static Prediction predict(Map<String, String> options) {
         Path model = Path.of(require(options, "model"));
-        Path modelFile = Files.isDirectory(model) ? model.resolve(ExportManifest.MODEL_FILE) : model;
+        ExportManifest manifest = Files.isDirectory(model)
+                && Files.isRegularFile(model.resolve(ExportManifest.MANIFEST_FILE)) ? ModelExporter.readManifest(model)
+                : null;
+        Path modelFile = !Files.isDirectory(model) ? model
+                : model.resolve(manifest != null && manifest.modelFile() != null ? manifest.modelFile()
+                : ExportManifest.MODEL_FILE);
         Path folder = modelFile.toAbsolutePath().getParent();
-        ExportManifest manifest = Files.isRegularFile(folder.resolve(ExportManifest.MANIFEST_FILE))
-                ? ModelExporter.readManifest(folder) : null;
+        if (manifest == null && Files.isRegularFile(folder.resolve(ExportManifest.MANIFEST_FILE))) {
+            manifest = ModelExporter.readManifest(folder);
+        }
         if (!Files.isRegularFile(modelFile)) {
             throw new IllegalArgumentException("no model file at " + modelFile.toAbsolutePath());
         }
+        Classifier classifier = io.jvmps.worker.model.Dl4jModel.isDl4jFile(modelFile) ? dl4j(modelFile)
+                : sameDiff(modelFile, options, manifest);
+        Examples data = data(options, manifest, classifier.inputWidth());
+        int batchSize = Integer.parseInt(option(options, "batch-size", null, "500"));
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("--batch-size must be >= 1, got " + batchSize);
+        }
+        String output = options.get("output");
+        long correct = 0;
+        try (Writer writer = output == null ? Writer.nullWriter() : Files.newBufferedWriter(Path.of(output))) {
+            writer.write("index,predicted,label\n");
+            for (int from = 0; from < data.size(); from += batchSize) {
+                LabeledData batch = data.rows(from, Math.min(data.size(), from + batchSize));
+                INDArray scores = classifier.scores(batch.features());
+                long[] predicted = scores.argMax(1).castTo(DataType.INT64).toLongVector();
+                long[] truth = batch.labels().argMax(1).castTo(DataType.INT64).toLongVector();
+                for (int i = 0; i < predicted.length; i++) {
+                    correct += predicted[i] == truth[i] ? 1 : 0;
+                    writer.write((from + i) + "," + predicted[i] + "," + truth[i] + "\n");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + output, e);
+        }
+        return new Prediction(modelFile, correct, data.size());
+    }
+
+    /** A loaded model: class scores {@code [n, k]} for features {@code [n, d]}. */
+    private interface Classifier {
+        INDArray scores(INDArray features);
+
+        /** @return features per example the model takes, 0 if it does not say */
+        int inputWidth();
+    }
+
+    /** A SameDiff model file, read with {@code SameDiff.load} alone. */
+    private static Classifier sameDiff(Path modelFile, Map<String, String> options, ExportManifest manifest) {
         SameDiff sd;
         try {
             sd = SameDiff.load(modelFile.toFile(), false);
@@ -117,30 +161,39 @@ public final class PredictCommand {
         }
         long[] inputShape = sd.getVariable(input).placeholderShape();
         int inputWidth = inputShape != null && inputShape.length == 2 && inputShape[1] > 0 ? (int) inputShape[1] : 0;
-        Examples data = data(options, manifest, inputWidth);
-        int batchSize = Integer.parseInt(option(options, "batch-size", null, "500"));
-        if (batchSize < 1) {
-            throw new IllegalArgumentException("--batch-size must be >= 1, got " + batchSize);
-        }
-        String output = options.get("output");
-        long correct = 0;
-        try (Writer writer = output == null ? Writer.nullWriter() : Files.newBufferedWriter(Path.of(output))) {
-            writer.write("index,predicted,label\n");
-            for (int from = 0; from < data.size(); from += batchSize) {
-                LabeledData batch = data.rows(from, Math.min(data.size(), from + batchSize));
+        return new Classifier() {
+            @Override
+            public INDArray scores(INDArray features) {
                 io.jvmps.client.train.FreshSessionArrays.apply(sd);
-                INDArray scores = sd.output(Map.of(input, batch.features()), prediction).get(prediction);
-                long[] predicted = scores.argMax(1).castTo(DataType.INT64).toLongVector();
-                long[] truth = batch.labels().argMax(1).castTo(DataType.INT64).toLongVector();
-                for (int i = 0; i < predicted.length; i++) {
-                    correct += predicted[i] == truth[i] ? 1 : 0;
-                    writer.write((from + i) + "," + predicted[i] + "," + truth[i] + "\n");
-                }
+                return sd.output(Map.of(input, features), prediction).get(prediction);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + output, e);
+
+            @Override
+            public int inputWidth() {
+                return inputWidth;
+            }
+        };
+    }
+
+    /** A DL4J network zip, read with {@code MultiLayerNetwork.load} alone. */
+    private static Classifier dl4j(Path modelFile) {
+        org.deeplearning4j.nn.multilayer.MultiLayerNetwork net;
+        try {
+            net = org.deeplearning4j.nn.multilayer.MultiLayerNetwork.load(modelFile.toFile(), false);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException(modelFile + " is not a DL4J MultiLayerNetwork (" + e.getMessage() + ")");
         }
-        return new Prediction(modelFile, correct, data.size());
+        return new Classifier() {
+            @Override
+            public INDArray scores(INDArray features) {
+                return net.output(features, false);
+            }
+
+            @Override
+            public int inputWidth() {
+                return 0;
+            }
+        };
     }
 
     /** @param inputWidth the graph's features per example, 0 if it does not say */
