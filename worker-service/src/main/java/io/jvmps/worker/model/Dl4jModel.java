@@ -4,7 +4,9 @@ import io.jvmps.client.train.StepResult;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.ParamSpec;
+import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.gradient.Gradient;
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.util.ModelSerializer;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -23,14 +25,15 @@ import java.util.Map;
 import java.util.zip.ZipFile;
 
 /**
- * A Deeplearning4j network ({@code MultiLayerNetwork}) saved by DL4J's {@code ModelSerializer}, trained
- * through the servers as it is: every entry of the network's parameter table ({@code 0_W}, {@code 0_b},
- * {@code 1_W}, ... in layer order) is a parameter, the values in the file are the initial ones, and each
+ * A Deeplearning4j network saved by DL4J's {@code ModelSerializer} (a {@code MultiLayerNetwork}, or a
+ * {@code ComputationGraph} with one input and one output, which is what Keras import gives for a functional
+ * model), trained through the servers as it is: every entry of the network's parameter table ({@code 0_W},
+ * {@code 0_b}, {@code 1_W}, ... in layer order; a graph's by vertex name) is a parameter, the values in the file are the initial ones, and each
  * step takes the network's own gradient (its loss layer, activations and regularization) averaged over the
  * batch; the servers' optimizer replaces the network's updater. The network takes {@code [n, d]} float
  * features (a convolutional network declares {@code InputType.convolutionalFlat}) and gives {@code [n, k]}
- * class scores. Exported as a DL4J zip ({@code MultiLayerNetwork.load(file, false)} reads it). Methods
- * are synchronized.
+ * class scores. Exported as a DL4J zip ({@code MultiLayerNetwork.load} or {@code ComputationGraph.load}
+ * reads it, as the original). Methods are synchronized.
  */
 public final class Dl4jModel implements TrainableModel {
     /** The export format's name in {@code model.json}. */
@@ -39,21 +42,21 @@ public final class Dl4jModel implements TrainableModel {
     public static final String FILE = "model.zip";
 
     private final String label;
-    private final MultiLayerNetwork net;
+    private final Network net;
     private final List<ParamSpec> params;
     private final Map<String, INDArray> saved;
     private final int inputSize;
     private final int numClasses;
     private Placement placement = Placement.allOnPs();
 
-    private Dl4jModel(String label, MultiLayerNetwork net, int inputSize, int numClasses) {
+    private Dl4jModel(String label, Network net, int inputSize, int numClasses) {
         this.label = label;
         this.net = net;
         this.inputSize = inputSize;
         this.numClasses = numClasses;
         List<ParamSpec> specs = new ArrayList<>();
         Map<String, INDArray> values = new LinkedHashMap<>();
-        net.paramTable().forEach((name, value) -> {
+        net.model().paramTable().forEach((name, value) -> {
             specs.add(new ParamSpec(name, value.shape()));
             values.put(name, value.dup('c'));
         });
@@ -75,40 +78,106 @@ public final class Dl4jModel implements TrainableModel {
 
     /**
      * @return the parameters of the network in a DL4J zip, in its parameter table's order
-     * @throws PsException INVALID_ARGUMENT when the file is no MultiLayerNetwork
+     * @throws PsException INVALID_ARGUMENT when the file is no network the worker trains
      */
     public static List<ParamSpec> paramsOf(Path file) {
         List<ParamSpec> specs = new ArrayList<>();
-        read(file).paramTable().forEach((name, value) -> specs.add(new ParamSpec(name, value.shape())));
+        read(file).model().paramTable().forEach((name, value) -> specs.add(new ParamSpec(name, value.shape())));
         return specs;
     }
 
-    private static MultiLayerNetwork read(Path file) {
+    /**
+     * Reads a DL4J zip as a MultiLayerNetwork, or else as a ComputationGraph of one input and one output.
+     *
+     * @throws PsException INVALID_ARGUMENT when it is neither
+     */
+    public static Network read(Path file) {
         try {
-            return MultiLayerNetwork.load(file.toFile(), false);
-        } catch (IOException | RuntimeException e) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.model: " + file + " is not a DL4J "
-                    + "MultiLayerNetwork saved by ModelSerializer (" + e.getMessage() + ")");
+            return new Layers(MultiLayerNetwork.load(file.toFile(), false));
+        } catch (IOException | RuntimeException notLayers) {
+            ComputationGraph graph;
+            try {
+                graph = ComputationGraph.load(file.toFile(), false);
+            } catch (IOException | RuntimeException e) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.model: " + file + " is neither a DL4J "
+                        + "MultiLayerNetwork nor a ComputationGraph saved by ModelSerializer (" + e.getMessage() + ")");
+            }
+            if (graph.getNumInputArrays() != 1 || graph.getNumOutputArrays() != 1) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.model: " + file + " is a ComputationGraph"
+                        + " of " + graph.getNumInputArrays() + " inputs and " + graph.getNumOutputArrays()
+                        + " outputs; the worker trains graphs of one input and one output");
+            }
+            return new Graph(graph);
+        }
+    }
+
+    /** A loaded network: the two DL4J kinds behind one surface. */
+    public interface Network {
+        Model model();
+
+        /** Sets one batch's features and one-hot labels for {@link #backward}. */
+        void setBatch(INDArray features, INDArray labels);
+
+        /** Forward and backward pass over the batch set last: fills the model's gradient and score. */
+        void backward();
+
+        /** @return class scores in inference mode */
+        INDArray output(INDArray features);
+    }
+
+    private record Layers(MultiLayerNetwork model) implements Network {
+        @Override
+        public void setBatch(INDArray features, INDArray labels) {
+            model.setInput(features);
+            model.setLabels(labels);
+        }
+
+        @Override
+        public void backward() {
+            model.computeGradientAndScore();
+        }
+
+        @Override
+        public INDArray output(INDArray features) {
+            return model.output(features, false);
+        }
+    }
+
+    private record Graph(ComputationGraph model) implements Network {
+        @Override
+        public void setBatch(INDArray features, INDArray labels) {
+            model.setInputs(features);
+            model.setLabels(labels);
+        }
+
+        @Override
+        public void backward() {
+            model.computeGradientAndScore();
+        }
+
+        @Override
+        public INDArray output(INDArray features) {
+            return model.outputSingle(false, features);
         }
     }
 
     /**
      * Loads a DL4J network and checks it classifies {@code inputSize} features into {@code numClasses} classes.
      *
-     * @throws PsException INVALID_ARGUMENT naming the file and the cause: not a MultiLayerNetwork, no
+     * @throws PsException INVALID_ARGUMENT naming the file and the cause: no network (see {@link #read}), no
      *                     parameters, another data type than float32, or a forward pass of one example that
      *                     fails or gives another width than the classes
      */
     public static Dl4jModel load(Path file, int inputSize, int numClasses) {
         String label = "DL4J network " + file.getFileName();
-        MultiLayerNetwork net = read(file);
-        if (net.params().dataType() != DataType.FLOAT) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " holds " + net.params().dataType()
+        Network net = read(file);
+        if (net.model().params().dataType() != DataType.FLOAT) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " holds " + net.model().params().dataType()
                     + " parameters; build it with .dataType(DataType.FLOAT)");
         }
         INDArray out;
         try {
-            out = net.output(Nd4j.zeros(DataType.FLOAT, 1, inputSize), false);
+            out = net.output(Nd4j.zeros(DataType.FLOAT, 1, inputSize));
         } catch (RuntimeException e) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " cannot take examples of " + inputSize
                     + " features (" + e.getMessage() + "); a convolutional network declares "
@@ -142,13 +211,13 @@ public final class Dl4jModel implements TrainableModel {
             throw new PsException(ErrorCode.SHAPE_MISMATCH, label + ": parameter " + spec + " given "
                     + value.length() + " elements");
         }
-        net.getParam(name).assign(value.castTo(DataType.FLOAT).reshape('c', spec.shape()));
+        net.model().getParam(name).assign(value.castTo(DataType.FLOAT).reshape('c', spec.shape()));
     }
 
     @Override
     public synchronized INDArray param(String name) {
         spec(name);
-        return net.getParam(name).dup('c');
+        return net.model().getParam(name).dup('c');
     }
 
     /**
@@ -157,10 +226,10 @@ public final class Dl4jModel implements TrainableModel {
      */
     @Override
     public synchronized StepResult gradients(INDArray features, INDArray labels) {
-        net.setInput(features.castTo(DataType.FLOAT));
-        net.setLabels(labels.castTo(DataType.FLOAT));
-        net.computeGradientAndScore();
-        Gradient gradient = net.gradient();
+        Model model = net.model();
+        net.setBatch(features.castTo(DataType.FLOAT), labels.castTo(DataType.FLOAT));
+        net.backward();
+        Gradient gradient = model.gradient();
         long n = features.size(0);
         Map<String, INDArray> out = new LinkedHashMap<>();
         for (ParamSpec p : params) {
@@ -170,14 +239,14 @@ public final class Dl4jModel implements TrainableModel {
             }
             out.put(p.name(), g.dup('c').divi(n));
         }
-        double loss = net.score();
-        net.clear();
+        double loss = model.score();
+        model.clear();
         return new StepResult(loss, out);
     }
 
     @Override
     public synchronized INDArray predict(INDArray features) {
-        return net.output(features.castTo(DataType.FLOAT), false);
+        return net.output(features.castTo(DataType.FLOAT));
     }
 
     /** Writes the network with its current values as a DL4J zip (no updater state), replaced whole. */
@@ -185,7 +254,7 @@ public final class Dl4jModel implements TrainableModel {
     public synchronized void save(Path file) {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            ModelSerializer.writeModel(net, tmp.toFile(), false);
+            ModelSerializer.writeModel(net.model(), tmp.toFile(), false);
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file.toAbsolutePath(), e);

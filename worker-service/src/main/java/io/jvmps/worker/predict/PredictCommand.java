@@ -175,18 +175,18 @@ public final class PredictCommand {
         };
     }
 
-    /** A DL4J network zip, read with {@code MultiLayerNetwork.load} alone. */
+    /** A DL4J network zip, read with {@code MultiLayerNetwork.load} (or {@code ComputationGraph.load}) alone. */
     private static Classifier dl4j(Path modelFile) {
-        org.deeplearning4j.nn.multilayer.MultiLayerNetwork net;
+        io.jvmps.worker.model.Dl4jModel.Network net;
         try {
-            net = org.deeplearning4j.nn.multilayer.MultiLayerNetwork.load(modelFile.toFile(), false);
-        } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException(modelFile + " is not a DL4J MultiLayerNetwork (" + e.getMessage() + ")");
+            net = io.jvmps.worker.model.Dl4jModel.read(modelFile);
+        } catch (PsException e) {
+            throw new IllegalArgumentException(e.detail());
         }
         return new Classifier() {
             @Override
             public INDArray scores(INDArray features) {
-                return net.output(features, false);
+                return net.output(features);
             }
 
             @Override

@@ -99,6 +99,40 @@ class Dl4jModelTest {
     }
 
     @Test
+    void aComputationGraphOfOneInputAndOutputTrainsAsDl4jsFitDoes() throws Exception {
+        var conf = new NeuralNetConfiguration.Builder().seed(3).dataType(DataType.FLOAT).updater(new Sgd(RATE))
+                .graphBuilder().addInputs("in")
+                .addLayer("hidden", new DenseLayer.Builder().nIn(4).nOut(6).activation(Activation.RELU).build(), "in")
+                .addLayer("out", new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nIn(6).nOut(3)
+                        .activation(Activation.SOFTMAX).build(), "hidden")
+                .setOutputs("out").build();
+        org.deeplearning4j.nn.graph.ComputationGraph graph = new org.deeplearning4j.nn.graph.ComputationGraph(conf);
+        graph.init();
+        Path file = dir.resolve("graph.zip");
+        ModelSerializer.writeModel(graph, file.toFile(), true);
+        Dl4jModel model = Dl4jModel.load(file, 4, 3);
+        assertThat(model.params()).extracting(ParamSpec::name)
+                .containsExactly("hidden_W", "hidden_b", "out_W", "out_b");
+        var reference = org.deeplearning4j.nn.graph.ComputationGraph.load(file.toFile(), true);
+        DataSet batch = batch();
+        for (int step = 0; step < 3; step++) {
+            StepResult result = model.gradients(batch.getFeatures(), batch.getLabels());
+            for (ParamSpec p : model.params()) {
+                model.setParam(p.name(), model.param(p.name()).sub(result.gradients().get(p.name()).mul(RATE)));
+            }
+            reference.fit(batch);
+        }
+        for (ParamSpec p : model.params()) {
+            assertThat(model.param(p.name()).sub(reference.getParam(p.name()).dup('c')).amaxNumber().doubleValue())
+                    .as(p.name()).isLessThan(1e-5);
+        }
+        Path out = dir.resolve("graph-out.zip");
+        model.save(out);
+        assertThat(org.deeplearning4j.nn.graph.ComputationGraph.load(out.toFile(), false)
+                .outputSingle(batch.getFeatures())).isEqualTo(model.predict(batch.getFeatures()));
+    }
+
+    @Test
     void wrongSizesNamesAndFilesAreRefusedWithTheCause() throws Exception {
         Path file = network("n.zip");
         assertThatThrownBy(() -> Dl4jModel.load(file, 7, 3)).isInstanceOf(PsException.class)
@@ -113,6 +147,16 @@ class Dl4jModelTest {
                 .hasMessageContaining("given 4 elements");
         Path text = Files.writeString(dir.resolve("not.zip"), "hello");
         assertThat(Dl4jModel.isDl4jFile(text)).isFalse();
+        Path broken = dir.resolve("broken.zip");
+        try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(broken))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("configuration.json"));
+            zip.write("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            zip.putNextEntry(new java.util.zip.ZipEntry("coefficients.bin"));
+        }
+        assertThat(Dl4jModel.isDl4jFile(broken)).isTrue();
+        assertThatThrownBy(() -> Dl4jModel.load(broken, 4, 3)).isInstanceOf(PsException.class)
+                .hasMessageContaining("is neither a DL4J MultiLayerNetwork nor a ComputationGraph saved by "
+                        + "ModelSerializer");
     }
 
     @Test
