@@ -1,5 +1,7 @@
 package io.jvmps.worker.allreduce;
 
+import io.jvmps.client.allreduce.AllReduceRoutes;
+import io.jvmps.client.allreduce.AllReduceMailbox;
 import io.jvmps.common.codec.TensorChunk;
 import io.jvmps.common.codec.TensorChunkCodec;
 import io.netty.buffer.ByteBuf;

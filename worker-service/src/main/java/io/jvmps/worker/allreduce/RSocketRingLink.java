@@ -1,5 +1,9 @@
 package io.jvmps.worker.allreduce;
 
+import io.jvmps.client.allreduce.AllReduceRoutes;
+import io.jvmps.client.allreduce.RingLink;
+import io.jvmps.client.allreduce.RingKey;
+import io.jvmps.client.allreduce.AllReduceMailbox;
 import io.jvmps.client.transport.TcpClients;
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.codec.DType;

@@ -7,7 +7,7 @@ import io.jvmps.client.transport.TcpClients;
 import io.jvmps.common.security.SetupSecretInterceptor;
 import org.springframework.boot.rsocket.server.RSocketServerCustomizer;
 import org.springframework.util.MimeType;
-import io.jvmps.worker.allreduce.AllReduceMailbox;
+import io.jvmps.client.allreduce.AllReduceMailbox;
 import io.jvmps.worker.allreduce.WorkerRSocketPort;
 import io.jvmps.client.control.SchedulerSession;
 import io.jvmps.worker.model.ModelProvider;

@@ -1,10 +1,10 @@
 package io.jvmps.worker.placement;
 
 import io.jvmps.common.sharding.ParamSpec;
-import io.jvmps.worker.allreduce.RingAllReduce;
+import io.jvmps.client.allreduce.RingAllReduce;
 import io.jvmps.client.train.StepResult;
 import io.jvmps.worker.model.TrainableModel;
-import io.jvmps.worker.model.baseline.LocalOptimizer;
+import io.jvmps.client.train.LocalOptimizer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;

@@ -4,7 +4,7 @@ import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.optimizer.OptimizerType;
-import io.jvmps.worker.model.baseline.LocalOptimizer;
+import io.jvmps.client.train.LocalOptimizer;
 
 import java.util.Arrays;
 

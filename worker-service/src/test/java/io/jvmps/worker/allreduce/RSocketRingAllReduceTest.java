@@ -1,5 +1,9 @@
 package io.jvmps.worker.allreduce;
 
+import io.jvmps.client.allreduce.RingPhase;
+import io.jvmps.client.allreduce.RingKey;
+import io.jvmps.client.allreduce.RingAllReduce;
+import io.jvmps.client.allreduce.AllReduceMailbox;
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.cluster.NodeRole;
 import io.jvmps.common.cluster.NodeState;

@@ -1,5 +1,6 @@
 package io.jvmps.worker.model.baseline;
 
+import io.jvmps.client.train.LocalOptimizer;
 import io.jvmps.client.dataset.LabeledData;
 import io.jvmps.client.dataset.MnistDataset;
 import io.jvmps.client.dataset.MnistSplit;

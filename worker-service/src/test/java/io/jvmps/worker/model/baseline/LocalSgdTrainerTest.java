@@ -1,5 +1,6 @@
 package io.jvmps.worker.model.baseline;
 
+import io.jvmps.client.train.LocalOptimizer;
 import io.jvmps.optimizer.OptimizerType;
 import io.jvmps.client.dataset.LabeledData;
 import io.jvmps.client.dataset.SyntheticData;

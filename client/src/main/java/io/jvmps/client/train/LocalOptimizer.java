@@ -1,4 +1,4 @@
-package io.jvmps.worker.model.baseline;
+package io.jvmps.client.train;
 
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.optimizer.Optimizer;

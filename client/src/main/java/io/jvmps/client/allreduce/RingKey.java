@@ -1,4 +1,4 @@
-package io.jvmps.worker.allreduce;
+package io.jvmps.client.allreduce;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;

@@ -1,4 +1,4 @@
-package io.jvmps.worker.allreduce;
+package io.jvmps.client.allreduce;
 
 import io.jvmps.common.codec.DType;
 import io.jvmps.common.codec.TensorChunk;

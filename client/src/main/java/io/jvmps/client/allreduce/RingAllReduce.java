@@ -1,4 +1,4 @@
-package io.jvmps.worker.allreduce;
+package io.jvmps.client.allreduce;
 
 /**
  * Ring AllReduce (average) of one float vector over the W workers of a {@link RingLink}, in rank

@@ -1,4 +1,4 @@
-package io.jvmps.worker.allreduce;
+package io.jvmps.client.allreduce;
 
 /**
  * A worker's place in the ring: it sends to its right neighbour (rank + 1) and receives from its

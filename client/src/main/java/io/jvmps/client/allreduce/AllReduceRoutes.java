@@ -1,4 +1,4 @@
-package io.jvmps.worker.allreduce;
+package io.jvmps.client.allreduce;
 
 /**
  * RSocket routes the workers serve to each other for the AllReduce of worker-local parameters

@@ -1,4 +1,4 @@
-package io.jvmps.worker.allreduce;
+package io.jvmps.client.allreduce;
 
 import io.jvmps.common.cluster.ClusterView;
 import io.jvmps.common.cluster.NodeInfo;

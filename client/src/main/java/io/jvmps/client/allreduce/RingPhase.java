@@ -1,4 +1,4 @@
-package io.jvmps.worker.allreduce;
+package io.jvmps.client.allreduce;
 
 /** The two halves of a ring AllReduce. */
 public enum RingPhase {

@@ -1,4 +1,4 @@
-package io.jvmps.worker.model.baseline;
+package io.jvmps.client.train;
 
 import io.jvmps.optimizer.OptimizerType;
 import org.junit.jupiter.api.Test;
