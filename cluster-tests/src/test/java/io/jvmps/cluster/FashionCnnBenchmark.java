@@ -9,7 +9,7 @@ import io.jvmps.client.dataset.MnistDataset;
 import io.jvmps.client.dataset.MnistSplit;
 import io.jvmps.worker.model.FileModel;
 import io.jvmps.client.train.GraphNames;
-import io.jvmps.worker.model.baseline.LocalOptimizer;
+import io.jvmps.client.train.LocalOptimizer;
 import io.jvmps.worker.model.baseline.LocalSgdTrainer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import io.jvmps.worker.model.ModelType;
 import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.worker.model.baseline.EpochReport;
 import io.jvmps.optimizer.OptimizerType;
-import io.jvmps.worker.model.baseline.LocalOptimizer;
+import io.jvmps.client.train.LocalOptimizer;
 import io.jvmps.worker.model.baseline.LocalSgdTrainer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
