@@ -29,4 +29,28 @@ public record ConnectionSettings(ClusterSecret secret, TcpClients tcp, Duration 
     public static ConnectionSettings plain(ClusterSecret secret) {
         return new ConnectionSettings(secret, TcpClients.PLAIN, Duration.ofSeconds(30));
     }
+
+    /**
+     * A lazily connecting RSocket client to one node, presenting the cluster secret in its SETUP frame with
+     * composite metadata (routes go there too), keep-alive by {@link #lossTimeout}.
+     *
+     * @param dataMimeType what the data of every payload is, e.g. {@code application/json}
+     */
+    public io.rsocket.core.RSocketClient connect(String host, int port, String dataMimeType) {
+        io.rsocket.core.RSocketConnector connector = io.rsocket.core.RSocketConnector.create()
+                .metadataMimeType(io.rsocket.metadata.WellKnownMimeType.MESSAGE_RSOCKET_COMPOSITE_METADATA.getString())
+                .dataMimeType(dataMimeType)
+                .keepAlive(lossTimeout.dividedBy(5), lossTimeout)
+                .setupPayload(reactor.core.publisher.Mono.fromSupplier(() -> setupPayload(secret.reveal())));
+        return io.rsocket.core.RSocketClient.from(connector.connect(() -> tcp.transport(host, port)));
+    }
+
+    /** @return the SETUP payload: no data, composite metadata with the cluster secret */
+    private static io.rsocket.Payload setupPayload(String secret) {
+        io.netty.buffer.CompositeByteBuf metadata = io.netty.buffer.ByteBufAllocator.DEFAULT.compositeBuffer();
+        io.rsocket.metadata.CompositeMetadataCodec.encodeAndAddMetadata(metadata,
+                io.netty.buffer.ByteBufAllocator.DEFAULT, ClusterSecret.SETUP_MIME_TYPE,
+                io.netty.buffer.Unpooled.copiedBuffer(secret, java.nio.charset.StandardCharsets.UTF_8));
+        return io.rsocket.util.ByteBufPayload.create(io.netty.buffer.Unpooled.EMPTY_BUFFER, metadata);
+    }
 }

@@ -5,15 +5,9 @@ import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.Routes;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.rsocket.Payload;
 import io.rsocket.core.RSocketClient;
-import io.rsocket.core.RSocketConnector;
-import io.rsocket.metadata.CompositeMetadataCodec;
-import io.rsocket.metadata.WellKnownMimeType;
-import io.rsocket.util.ByteBufPayload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -21,7 +15,6 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,23 +47,8 @@ public class ServerConnections implements AutoCloseable {
         this.servers = List.copyOf(servers);
         this.clients = new ArrayList<>();
         for (NodeInfo server : servers) {
-            RSocketConnector connector = RSocketConnector.create()
-                    .metadataMimeType(WellKnownMimeType.MESSAGE_RSOCKET_COMPOSITE_METADATA.getString())
-                    .dataMimeType(JSON_MIME)
-                    .keepAlive(settings.lossTimeout().dividedBy(5), settings.lossTimeout())
-                    .setupPayload(Mono.fromSupplier(() -> setupPayload(settings.secret().reveal())));
-            clients.add(RSocketClient.from(connector.connect(
-                    () -> settings.tcp().transport(server.host(), server.rsocketPort()))));
+            clients.add(settings.connect(server.host(), server.rsocketPort(), JSON_MIME));
         }
-    }
-
-    /** @return the SETUP payload: no data, composite metadata with the cluster secret */
-    private static Payload setupPayload(String secret) {
-        CompositeByteBuf metadata = ByteBufAllocator.DEFAULT.compositeBuffer();
-        CompositeMetadataCodec.encodeAndAddMetadata(metadata, ByteBufAllocator.DEFAULT,
-                io.jvmps.common.security.ClusterSecret.SETUP_MIME_TYPE,
-                Unpooled.copiedBuffer(secret, StandardCharsets.UTF_8));
-        return ByteBufPayload.create(Unpooled.EMPTY_BUFFER, metadata);
     }
 
     /** @return number of servers */

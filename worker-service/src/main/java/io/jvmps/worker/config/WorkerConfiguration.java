@@ -6,7 +6,6 @@ import io.jvmps.common.security.ClusterTls;
 import io.jvmps.client.transport.TcpClients;
 import io.jvmps.common.security.SetupSecretInterceptor;
 import org.springframework.boot.rsocket.server.RSocketServerCustomizer;
-import org.springframework.util.MimeType;
 import io.jvmps.client.allreduce.AllReduceMailbox;
 import io.jvmps.worker.allreduce.WorkerRSocketPort;
 import io.jvmps.client.control.SchedulerSession;
@@ -26,10 +25,8 @@ import io.jvmps.worker.train.WorkerJob;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.messaging.rsocket.RSocketRequester;
 
 import java.time.Clock;
-import java.time.Duration;
 
 /** Wires the worker's parts. */
 @Configuration(proxyBeanMethods = false)
@@ -91,10 +88,16 @@ public class WorkerConfiguration {
         return new WorkerRSocketPort();
     }
 
+    /**
+     * Every connection this worker opens to AllReduce peers presents the cluster secret, uses TLS when the
+     * cluster has a bundle, and counts as lost after {@code ps.worker.connection-loss-timeout} without a
+     * frame from the other side (keep-alive frames every fifth of it).
+     */
     @Bean
-    LocalSyncFactory localSyncFactory(RSocketRequester.Builder requesters, AllReduceMailbox mailbox,
-                                      WorkerProperties props, Clock clock, ClusterSecret secret, TcpClients tcp) {
-        return new LocalSyncFactory(connections(requesters, secret, props), tcp, mailbox, props, clock);
+    LocalSyncFactory localSyncFactory(AllReduceMailbox mailbox, WorkerProperties props, Clock clock,
+                                      ClusterSecret secret, TcpClients tcp) {
+        return new LocalSyncFactory(new io.jvmps.client.transport.ConnectionSettings(secret, tcp,
+                props.getConnectionLossTimeout()), mailbox, props, clock);
     }
 
     @Bean
@@ -161,19 +164,6 @@ public class WorkerConfiguration {
         return server -> server.interceptors(registry -> registry
                 .forConnection(io.jvmps.common.security.PeerAddresses.interceptor())
                 .forSocketAcceptor(new SetupSecretInterceptor(secret)));
-    }
-
-    /**
-     * Every connection this worker opens to AllReduce peers presents the cluster secret and
-     * counts as lost after {@code ps.worker.connection-loss-timeout} without a frame from the other side
-     * (keep-alive frames every fifth of it).
-     */
-    private static RSocketRequester.Builder connections(RSocketRequester.Builder builder, ClusterSecret secret,
-                                                        WorkerProperties props) {
-        Duration lossTimeout = props.getConnectionLossTimeout();
-        Duration interval = lossTimeout.dividedBy(5);
-        return builder.setupMetadata(secret.reveal(), MimeType.valueOf(ClusterSecret.SETUP_MIME_TYPE))
-                .rsocketConnector(connector -> connector.keepAlive(interval, lossTimeout));
     }
 
     /** Step, phase, loss and accuracy meters ({@code ps.worker.*}) for {@code /actuator/prometheus}. */

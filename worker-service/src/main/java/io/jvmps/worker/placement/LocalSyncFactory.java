@@ -9,13 +9,12 @@ import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.client.allreduce.AllReduceMailbox;
 import io.jvmps.client.allreduce.PeerWaiter;
-import io.jvmps.worker.allreduce.RSocketRingLink;
+import io.jvmps.client.allreduce.RSocketRingLink;
 import io.jvmps.client.allreduce.RingAllReduce;
 import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.model.TrainableModel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.messaging.rsocket.RSocketRequester;
 
 import java.time.Clock;
 import java.util.List;
@@ -28,17 +27,15 @@ import java.util.List;
 public class LocalSyncFactory {
     private static final Logger log = LoggerFactory.getLogger(LocalSyncFactory.class);
 
-    private final RSocketRequester.Builder requesters;
-    private final io.jvmps.client.transport.TcpClients tcp;
+    private final io.jvmps.client.transport.ConnectionSettings connections;
     private final AllReduceMailbox mailbox;
     private final WorkerProperties props;
     private final Clock clock;
 
-    public LocalSyncFactory(RSocketRequester.Builder requesters, io.jvmps.client.transport.TcpClients tcp,
-                            AllReduceMailbox mailbox, WorkerProperties props,
-                            Clock clock) {
-        this.requesters = requesters;
-        this.tcp = tcp;
+    /** @param connections how to reach the peers' AllReduce endpoints (secret, TCP or TLS, loss timeout) */
+    public LocalSyncFactory(io.jvmps.client.transport.ConnectionSettings connections, AllReduceMailbox mailbox,
+                            WorkerProperties props, Clock clock) {
+        this.connections = connections;
         this.mailbox = mailbox;
         this.props = props;
         this.clock = clock;
@@ -65,8 +62,8 @@ public class LocalSyncFactory {
         var optimizer = HybridUpdateRule.forServers(servers);
         List<NodeInfo> peers = new PeerWaiter(scheduler, clock).await(workers, props.getServerWaitTimeout(),
                 props.getServerWaitInterval());
-        RSocketRingLink link = new RSocketRingLink(requesters, peers, rank, mailbox, props.getRequestTimeout(),
-                TensorChunker.DEFAULT_CHUNK_BYTES, tcp);
+        RSocketRingLink link = new RSocketRingLink(peers, rank, mailbox, connections, props.getRequestTimeout(),
+                TensorChunker.DEFAULT_CHUNK_BYTES);
         log.info("Worker-local parameters {} are averaged by a ring AllReduce over {} workers {} and updated with the "
                         + "servers' {}", model.localParams(), workers,
                 peers.stream().map(NodeInfo::rsocketEndpoint).toList(), optimizer.describe());

@@ -1,5 +1,6 @@
 package io.jvmps.worker.allreduce;
 
+import io.jvmps.client.allreduce.RSocketRingLink;
 import io.jvmps.client.allreduce.RingPhase;
 import io.jvmps.client.allreduce.RingKey;
 import io.jvmps.client.allreduce.RingAllReduce;
@@ -14,7 +15,6 @@ import io.rsocket.transport.netty.server.CloseableChannel;
 import io.rsocket.transport.netty.server.TcpServerTransport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.messaging.rsocket.RSocketRequester;
 import org.springframework.messaging.rsocket.RSocketStrategies;
 import org.springframework.messaging.rsocket.annotation.support.RSocketMessageHandler;
 
@@ -30,9 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A real AllReduce over RSocket in one JVM: each "worker" is an RSocket server on port 0 serving
- * {@link AllReduceController} into its own mailbox, and a {@link RSocketRingLink} to its right
- * neighbour.
+ * A real AllReduce over RSocket in one JVM through the stock worker's endpoint: each "worker" is a Spring
+ * RSocket server on port 0 serving {@link AllReduceController} into its own mailbox, and the client
+ * library's {@link RSocketRingLink} to its right neighbour.
  */
 class RSocketRingAllReduceTest {
     private final RSocketStrategies strategies = RSocketStrategies.create();
@@ -145,8 +145,9 @@ class RSocketRingAllReduceTest {
     }
 
     private RSocketRingLink link(List<NodeInfo> workers, int rank, Duration timeout, int chunkBytes) {
-        RSocketRingLink link = new RSocketRingLink(RSocketRequester.builder().rsocketStrategies(strategies), workers,
-                rank, mailboxes.get(rank), timeout, chunkBytes);
+        RSocketRingLink link = new RSocketRingLink(workers, rank, mailboxes.get(rank),
+                io.jvmps.client.transport.ConnectionSettings.plain(
+                        io.jvmps.common.security.ClusterSecret.of("the-worker-endpoint-test")), timeout, chunkBytes);
         links.add(link);
         return link;
     }

@@ -1,10 +1,7 @@
-package io.jvmps.worker.allreduce;
+package io.jvmps.client.allreduce;
 
-import io.jvmps.client.allreduce.AllReduceRoutes;
-import io.jvmps.client.allreduce.RingLink;
-import io.jvmps.client.allreduce.RingKey;
-import io.jvmps.client.allreduce.AllReduceMailbox;
-import io.jvmps.client.transport.TcpClients;
+import io.jvmps.client.transport.ConnectionSettings;
+import io.jvmps.client.transport.RoutedPayloads;
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.codec.DType;
 import io.jvmps.common.codec.TensorChunk;
@@ -15,11 +12,10 @@ import io.jvmps.common.protocol.PsException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.rsocket.core.RSocketClient;
 import io.rsocket.exceptions.ApplicationErrorException;
-import org.springframework.core.io.buffer.NettyDataBufferFactory;
-import org.springframework.messaging.rsocket.RSocketRequester;
-import org.springframework.util.MimeTypeUtils;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,48 +27,43 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The ring over RSocket: one connection (TCP_NODELAY) to the right neighbour's worker RSocket
- * server, on which every segment chunk is a request-response on {@link AllReduceRoutes#SEGMENT};
- * inbound segments come from the local {@link AllReduceMailbox}, fed by {@link AllReduceController}.
- * Outbound frames are copied into unpooled heap buffers and handed to RSocket, which releases them.
+ * The ring over RSocket: one connection to the right neighbour's AllReduce endpoint (a
+ * {@link RingEndpoint}, or the stock worker's RSocket server), on which every segment chunk is a
+ * request-response on {@value AllReduceRoutes#SEGMENT}; inbound segments come from this worker's
+ * {@link AllReduceMailbox}. Outbound frames are encoded into unpooled heap buffers that RSocket releases.
  * Sending happens on Reactor threads; only the training thread waits, each wait with a deadline.
  */
-public class RSocketRingLink implements RingLink, AutoCloseable {
+public final class RSocketRingLink implements RingLink, AutoCloseable {
+    private static final String OCTETS = "application/octet-stream";
+
     private final int rank;
     private final int size;
     private final String right;
     private final String left;
-    private final RSocketRequester requester;
+    private final RSocketClient client;
+    private final RoutedPayloads routed = new RoutedPayloads();
     private final AllReduceMailbox mailbox;
     private final Duration timeout;
     private final int chunkBytes;
     private final ByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
-    private final NettyDataBufferFactory factory = new NettyDataBufferFactory(alloc);
     private final AtomicLong bytesSent = new AtomicLong();
 
     /**
-     * @param builder    requester builder (Spring's RSocket strategies)
-     * @param workers    every worker of the job, by rank, with its RSocket endpoint
+     * @param workers    every worker of the job, by rank, with its AllReduce endpoint
      * @param rank       this worker's rank
      * @param mailbox    where this worker's inbound segments land
+     * @param settings   the cluster secret and TCP or TLS to connect with
      * @param timeout    deadline of one send acknowledgement or one receive
      * @param chunkBytes data bytes per frame
      */
-    public RSocketRingLink(RSocketRequester.Builder builder, List<NodeInfo> workers, int rank, AllReduceMailbox mailbox,
+    public RSocketRingLink(List<NodeInfo> workers, int rank, AllReduceMailbox mailbox, ConnectionSettings settings,
                            Duration timeout, int chunkBytes) {
-        this(builder, workers, rank, mailbox, timeout, chunkBytes, TcpClients.PLAIN);
-    }
-
-    /** As above, connecting with {@code tcp} (plain or TLS). */
-    public RSocketRingLink(RSocketRequester.Builder builder, List<NodeInfo> workers, int rank, AllReduceMailbox mailbox,
-                           Duration timeout, int chunkBytes, TcpClients tcp) {
         this.rank = rank;
         this.size = workers.size();
         NodeInfo next = workers.get((rank + 1) % size);
         this.right = describe(next);
         this.left = describe(workers.get(Math.floorMod(rank - 1, size)));
-        this.requester = size == 1 ? null : builder.dataMimeType(MimeTypeUtils.APPLICATION_OCTET_STREAM)
-                .transport(tcp.transport(next.host(), next.rsocketPort()));
+        this.client = size == 1 ? null : settings.connect(next.host(), next.rsocketPort(), OCTETS);
         this.mailbox = mailbox;
         this.timeout = timeout;
         this.chunkBytes = chunkBytes;
@@ -102,8 +93,8 @@ public class RSocketRingLink implements RingLink, AutoCloseable {
         List<ByteBuf> frames = frames(key, segment, data, from, length);
         bytesSent.addAndGet(length * 4L);
         CompletableFuture<Void> acked = Flux.fromIterable(frames)
-                .concatMap(frame -> requester.route(AllReduceRoutes.SEGMENT).data(factory.wrap(frame))
-                        .retrieveMono(Void.class))
+                .concatMap(frame -> client.requestResponse(Mono.just(routed.first(AllReduceRoutes.SEGMENT, frame)))
+                        .doOnNext(answer -> answer.release()))
                 .then()
                 .toFuture();
         return () -> awaitAck(acked, key);
@@ -159,8 +150,8 @@ public class RSocketRingLink implements RingLink, AutoCloseable {
 
     @Override
     public void close() {
-        if (requester != null) {
-            requester.dispose();
+        if (client != null) {
+            client.dispose();
         }
     }
 }

@@ -1,0 +1,124 @@
+package io.jvmps.client.allreduce;
+
+import io.jvmps.common.codec.TensorChunk;
+import io.jvmps.common.codec.TensorChunkCodec;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.security.ClusterSecret;
+import io.jvmps.common.security.SetupSecretInterceptor;
+import io.netty.buffer.ByteBuf;
+import io.rsocket.Payload;
+import io.rsocket.SocketAcceptor;
+import io.rsocket.core.RSocketServer;
+import io.rsocket.exceptions.ApplicationErrorException;
+import io.rsocket.metadata.CompositeMetadata;
+import io.rsocket.metadata.RoutingMetadata;
+import io.rsocket.metadata.WellKnownMimeType;
+import io.rsocket.transport.netty.server.CloseableChannel;
+import io.rsocket.transport.netty.server.TcpServerTransport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import java.time.Duration;
+
+/**
+ * A training program's AllReduce endpoint: a plain RSocket server that accepts connections presenting the
+ * cluster secret in their SETUP frame and takes each request-response on {@value AllReduceRoutes#SEGMENT}
+ * as one segment chunk from the left neighbour into the {@link AllReduceMailbox}, answering empty. A frame
+ * on another route or one that does not decode is answered with its error code and changes nothing.
+ * Its port is announced to the scheduler at registration, where the peers find it. Close it to unbind.
+ * Thread-safe.
+ */
+public final class RingEndpoint implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(RingEndpoint.class);
+    private static final String ROUTING = WellKnownMimeType.MESSAGE_RSOCKET_ROUTING.getString();
+
+    private final AllReduceMailbox mailbox;
+    private final CloseableChannel channel;
+
+    private RingEndpoint(AllReduceMailbox mailbox, CloseableChannel channel) {
+        this.mailbox = mailbox;
+        this.channel = channel;
+    }
+
+    /**
+     * Binds the endpoint.
+     *
+     * @param bindHost the address to bind, e.g. {@code 0.0.0.0}
+     * @param port     the port, or 0 for any free one ({@link #port()} says which)
+     * @param secret   the cluster secret every connection must present
+     * @param timeout  how long binding may take
+     * @throws PsException NOT_READY when the port cannot be bound in time
+     */
+    public static RingEndpoint bind(String bindHost, int port, ClusterSecret secret, Duration timeout) {
+        AllReduceMailbox mailbox = new AllReduceMailbox();
+        SocketAcceptor acceptor = SocketAcceptor.forRequestResponse(payload -> receive(mailbox, payload));
+        try {
+            CloseableChannel channel = RSocketServer.create(acceptor)
+                    .interceptors(r -> r.forSocketAcceptor(new SetupSecretInterceptor(secret)))
+                    .bind(TcpServerTransport.create(bindHost, port))
+                    .block(timeout);
+            return new RingEndpoint(mailbox, channel);
+        } catch (RuntimeException e) {
+            throw new PsException(ErrorCode.NOT_READY, "cannot bind the AllReduce endpoint on " + bindHost + ":" + port
+                    + ": " + e.getMessage());
+        }
+    }
+
+    private static Mono<Payload> receive(AllReduceMailbox mailbox, Payload payload) {
+        TensorChunk chunk = null;
+        try {
+            String route = route(payload);
+            if (!AllReduceRoutes.SEGMENT.equals(route)) {
+                throw new PsException(ErrorCode.UNKNOWN_KEY, "no route '" + route + "' on an AllReduce endpoint (it "
+                        + "takes " + AllReduceRoutes.SEGMENT + ")");
+            }
+            chunk = TensorChunkCodec.decode(payload.sliceData());
+            mailbox.deliver(chunk);
+            return Mono.empty();
+        } catch (PsException e) {
+            log.warn("Refused an AllReduce frame: {}", e.getMessage());
+            return Mono.error(new ApplicationErrorException(e.getMessage()));
+        } catch (RuntimeException e) {
+            log.warn("Refused an AllReduce frame: {}", e.toString());
+            return Mono.error(new ApplicationErrorException("[INVALID_ARGUMENT] bad AllReduce frame: " + e.getMessage()));
+        } finally {
+            if (chunk != null) {
+                chunk.release();
+            }
+            payload.release();
+        }
+    }
+
+    /** @return the first route in the payload's composite metadata, or "" */
+    private static String route(Payload payload) {
+        if (!payload.hasMetadata()) {
+            return "";
+        }
+        ByteBuf metadata = payload.sliceMetadata();
+        for (CompositeMetadata.Entry entry : new CompositeMetadata(metadata, false)) {
+            if (ROUTING.equals(entry.getMimeType())) {
+                for (String tag : new RoutingMetadata(entry.getContent())) {
+                    return tag;
+                }
+            }
+        }
+        return "";
+    }
+
+    /** @return the mailbox this endpoint delivers into (the ring's inbound side) */
+    public AllReduceMailbox mailbox() {
+        return mailbox;
+    }
+
+    /** @return the bound port */
+    public int port() {
+        return channel.address().getPort();
+    }
+
+    @Override
+    public void close() {
+        channel.dispose();
+    }
+}
