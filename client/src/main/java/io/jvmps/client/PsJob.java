@@ -45,9 +45,14 @@ public final class PsJob implements AutoCloseable {
     private final int servers;
     private final ServerDescription semantics;
     private final ProgressReporter progress;
+    private final io.jvmps.client.allreduce.RingEndpoint endpoint;
+    private io.jvmps.client.allreduce.RSocketRingLink ringLink;
+    private io.jvmps.client.allreduce.RingAllReduce ring;
 
     private PsJob(ClientSettings settings, Clock clock, SchedulerSession session, RegisterResponse registration,
-                  ServerConnections connections, ServerDescription semantics) {
+                  ServerConnections connections, ServerDescription semantics,
+                  io.jvmps.client.allreduce.RingEndpoint endpoint) {
+        this.endpoint = endpoint;
         this.progress = new ProgressReporter(session.client());
         this.settings = settings;
         this.clock = clock;
@@ -79,8 +84,12 @@ public final class PsJob implements AutoCloseable {
         SchedulerSession session = new SchedulerSession(scheduler, settings.advertisedHost(),
                 settings.heartbeatInterval(), clock);
         ServerConnections connections = null;
+        // the AllReduce endpoint of worker-local parameters: announced at registration, where the peers look
+        io.jvmps.client.allreduce.RingEndpoint endpoint = io.jvmps.client.allreduce.RingEndpoint.bind("0.0.0.0", 0,
+                settings.secret(), settings.requestTimeout());
         try {
-            RegisterResponse reg = session.register(0, 0, settings.serverWaitTimeout(), settings.serverWaitInterval());
+            RegisterResponse reg = session.register(0, endpoint.port(), settings.serverWaitTimeout(),
+                    settings.serverWaitInterval());
             connections = new ServerWaiter(scheduler, clock).connect(reg.view().expectedServers(),
                     settings.serverWaitTimeout(), settings.serverWaitInterval(), settings.connections());
             ServerDescription semantics = new ControlClient(connections, reg.rank(), settings.requestTimeout())
@@ -90,11 +99,12 @@ public final class PsJob implements AutoCloseable {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers expect " + semantics.workers()
                         + " workers but the scheduler's job has " + workers);
             }
-            return new PsJob(settings, clock, session, reg, connections, semantics);
+            return new PsJob(settings, clock, session, reg, connections, semantics, endpoint);
         } catch (RuntimeException e) {
             if (connections != null) {
                 connections.close();
             }
+            endpoint.close();
             session.markFailed();
             session.close();
             throw e;
@@ -229,11 +239,36 @@ public final class PsJob implements AutoCloseable {
         session.markFailed();
     }
 
-    /** Closes the server connections and leaves the job. */
+    /**
+     * The ring AllReduce among the job's workers (for worker-local parameters, which every worker keeps and
+     * updates with the same averaged gradient): made on first use, once every worker of the job has
+     * registered its endpoint. Every worker must call {@link io.jvmps.client.allreduce.RingAllReduce#average}
+     * with the same keys in the same order. The ring's connections present the cluster secret over plain TCP.
+     *
+     * @throws PsException TIMEOUT when not every worker registered within {@link ClientSettings#serverWaitTimeout()}
+     */
+    public io.jvmps.client.allreduce.RingAllReduce allReduce() {
+        if (ring == null) {
+            List<io.jvmps.common.cluster.NodeInfo> peers = new io.jvmps.client.allreduce.PeerWaiter(session.client(),
+                    clock).await(workers(), settings.serverWaitTimeout(), settings.serverWaitInterval());
+            ringLink = new io.jvmps.client.allreduce.RSocketRingLink(peers, rank(), endpoint.mailbox(),
+                    new io.jvmps.client.transport.ConnectionSettings(settings.secret(),
+                            io.jvmps.client.transport.TcpClients.PLAIN, settings.lossTimeout()),
+                    settings.requestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
+            ring = new io.jvmps.client.allreduce.RingAllReduce(ringLink);
+        }
+        return ring;
+    }
+
+    /** Closes the server connections and the AllReduce endpoint, and leaves the job. */
     @Override
     public void close() {
         progress.close();
         held.close();
+        if (ringLink != null) {
+            ringLink.close();
+        }
+        endpoint.close();
         session.close();
     }
 

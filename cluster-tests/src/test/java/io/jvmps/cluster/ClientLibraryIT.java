@@ -69,6 +69,63 @@ class ClientLibraryIT {
     }
 
     /**
+     * The same program with the output layer's weights and bias kept on the workers: the trainers average
+     * their gradients by the ring AllReduce among the two programs (each announced its endpoint at
+     * registration) and update them with the servers' Adam, so both end on one model though the servers hold
+     * only the first layer.
+     */
+    @Test
+    void parametersPlacedOnTheWorkersStayEqualThroughTheAllReduce() throws Exception {
+        String classPath = exampleClassPath();
+        try (LocalCluster cluster = new LocalCluster("client-library-hybrid")) {
+            Path out = cluster.freshDir("model");
+            NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
+            NodeProcess[] servers = new NodeProcess[SERVERS];
+            for (int s = 0; s < SERVERS; s++) {
+                servers[s] = cluster.startServer(s, SERVERS, WORKERS, "--ps.optimizer.type=ADAM",
+                        "--ps.optimizer.learning-rate=0.002", "--ps.consistency.mode=SYNC");
+            }
+            NodeProcess[] programs = new NodeProcess[WORKERS];
+            for (int w = 0; w < WORKERS; w++) {
+                programs[w] = cluster.startProgram("program-" + w, classPath, "com.example.library.LibraryTraining",
+                        "--scheduler=127.0.0.1:" + cluster.schedulerPort(), "--mnist=" + TestPaths.mnist(),
+                        "--out=" + out, "--epochs=2", "--train-examples=20000", "--test-examples=2000",
+                        "--on-workers=w2,b2");
+            }
+            String accuracy = null;
+            for (NodeProcess program : programs) {
+                assertThat(program.awaitExit(Duration.ofMinutes(5))).as(program.name() + "\n" + program.tail()).isZero();
+                assertThat(program.logText()).contains("keeps [w2, b2] on the workers");
+                Matcher result = RESULT.matcher(program.logText());
+                assertThat(result.find()).as(program.tail()).isTrue();
+                assertThat(result.group(2)).isEqualTo("400");
+                assertThat(Double.parseDouble(result.group(3))).as(program.tail()).isGreaterThanOrEqualTo(0.9);
+                if (accuracy != null) {
+                    assertThat(result.group(3)).as("the workers' copies stay equal").isEqualTo(accuracy);
+                }
+                accuracy = result.group(3);
+            }
+            long held = 0;
+            for (NodeProcess server : servers) {
+                int port = Integer.parseInt(server.awaitLog(Pattern.compile("Netty started on port (\\d+)"),
+                        Duration.ofSeconds(1)).group(1));
+                String status = NodeProcess.poll("the server's status", Duration.ofSeconds(10),
+                        () -> LocalCluster.get(port, "/api/v1/status"));
+                Matcher elements = Pattern.compile("\"totalElements\":(\\d+)").matcher(status);
+                assertThat(elements.find()).as(status).isTrue();
+                held += Long.parseLong(elements.group(1));
+            }
+            assertThat(held).as("the servers hold w1 [784, 128] and b1 [1, 128] only").isEqualTo(784 * 128 + 128);
+            NodeProcess rank0 = java.util.Arrays.stream(programs).filter(p -> p.logText().contains("EXPORTED"))
+                    .findFirst().orElseThrow();
+            Matcher exported = EXPORTED.matcher(rank0.logText());
+            assertThat(exported.find()).isTrue();
+            assertThat(exported.group(3)).isEqualTo(exported.group(2));
+            assertThat(scheduler.awaitLog(FINISHED, Duration.ofSeconds(30)).group(3)).isEqualTo("4000");
+        }
+    }
+
+    /**
      * The same program with the servers in GEO: each trainer trains its graph locally and exchanges deltas
      * every 10 steps; after the last round both pull the one model every delta went into, so both programs
      * classify the test set alike, and the file predicts it as the trainer did.

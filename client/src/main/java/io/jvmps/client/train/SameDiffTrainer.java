@@ -44,6 +44,8 @@ public final class SameDiffTrainer {
 
     private final PsJob job;
     private final SameDiffGraph graph;
+    private final java.util.Set<String> onWorkers = new java.util.LinkedHashSet<>();
+    private WorkerLocalParams local;
     private PsJob.DenseStart dense;
     private long step;
 
@@ -54,6 +56,38 @@ public final class SameDiffTrainer {
     public SameDiffTrainer(PsJob job, SameDiffGraph graph) {
         this.job = job;
         this.graph = graph;
+    }
+
+    /**
+     * Keeps parameters on the workers instead of the servers (MindSpore's parameters without
+     * {@code set_param_ps}): every worker holds its own copy, starting from the graph's values (build the
+     * graph with the same seed on every worker), and after each step their gradients are averaged over the
+     * workers by a ring AllReduce ({@link PsJob#allReduce}) and applied with the servers' update rule, so the
+     * copies stay equal. Call before the first {@code fit}. The servers' checkpoints do not hold these
+     * values: after a recovery they keep their latest ones.
+     *
+     * @param names parameters of the graph
+     * @return this trainer
+     * @throws PsException INVALID_ARGUMENT for a name that is no parameter of the graph (listing them), for a
+     *                     call after training started, or when the servers run GEO
+     */
+    public SameDiffTrainer placeOnWorkers(String... names) {
+        if (dense != null) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "place parameters on the workers before the first fit");
+        }
+        if (job.semantics().mode() == ConsistencyMode.GEO) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "worker-local parameters need servers in SYNC, ASYNC "
+                    + "or SSP mode; they run GEO");
+        }
+        List<String> known = graph.params().stream().map(ParamSpec::name).toList();
+        for (String name : names) {
+            if (!known.contains(name)) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, "no parameter '" + name + "' to place on the "
+                        + "workers; the graph's parameters: " + known);
+            }
+            onWorkers.add(name);
+        }
+        return this;
     }
 
     /** @return the graph being trained */
@@ -149,6 +183,9 @@ public final class SameDiffTrainer {
                     INDArray[] gradients = params.stream().map(p -> result.gradients().get(p.name()))
                             .toArray(INDArray[]::new);
                     dense.client().push(step, gradients);
+                    if (local != null) {
+                        local.afterStep(step, result);
+                    }
                     step++;
                 } else {
                     geo.trainLocally(result);
@@ -233,8 +270,20 @@ public final class SameDiffTrainer {
         if (dense != null) {
             return;
         }
-        INDArray[] initial = graph.params().stream().map(p -> graph.param(p.name())).toArray(INDArray[]::new);
-        dense = job.declareDense(graph.params(), initial);
+        List<ParamSpec> onServers = graph.params().stream().filter(p -> !onWorkers.contains(p.name())).toList();
+        if (onServers.isEmpty()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "every parameter is placed on the workers; keep at "
+                    + "least one on the servers");
+        }
+        if (!onWorkers.isEmpty()) {
+            List<ParamSpec> locals = graph.params().stream().filter(p -> onWorkers.contains(p.name())).toList();
+            local = new WorkerLocalParams(graph::param, graph::setParam, locals,
+                    HybridUpdateRule.forServers(job.semantics()), job::allReduce);
+            log.info("worker {} keeps {} on the workers, averaged by a ring AllReduce and updated by the servers' "
+                    + "rule", job.rank(), onWorkers);
+        }
+        INDArray[] initial = onServers.stream().map(p -> graph.param(p.name())).toArray(INDArray[]::new);
+        dense = job.declareDense(onServers, initial);
         step = dense.startStep();
         log.info("worker {} of {} trains {} in {} mode from step {}", job.rank(), job.workers(), graph,
                 job.semantics().mode(), step);

@@ -27,12 +27,13 @@ import java.util.Map;
  * as one of its workers, trains on its shard of MNIST through the servers, evaluates, and (worker 0) writes
  * the trained model and reads it back with plain SameDiff to predict the test set again. The training
  * batches come from the library's MNIST reader, sharded by the trainer ({@code --batches=library}), or
- * from this program's own reader and sharding ({@code --batches=own}).
+ * from this program's own reader and sharding ({@code --batches=own}). {@code --on-workers=b1,b2} keeps
+ * those variables on the workers (averaged among the programs) instead of the servers.
  *
  * <pre>
  * java -cp ... com.example.library.LibraryTraining --scheduler=HOST:PORT --mnist=DIR --out=DIR
  *      [--secret=S (default: $PS_SECURITY_SECRET)] [--epochs=2] [--train-examples=12000]
- *      [--test-examples=2000] [--batch=50] [--hidden=128] [--batches=library|own]
+ *      [--test-examples=2000] [--batch=50] [--hidden=128] [--batches=library|own] [--on-workers=NAME,...]
  * </pre>
  *
  * It prints one line {@code RESULT rank=R steps=S accuracy=A} and, on worker 0,
@@ -63,6 +64,10 @@ public final class LibraryTraining {
             SameDiffGraph graph = SameDiffGraph.of(network(hidden, 42), GraphNames.DEFAULT, "two-layer network");
             DataSet test = Mnist.read(mnist, "t10k", testExamples);
             SameDiffTrainer trainer = new SameDiffTrainer(job, graph);
+            if (opts.containsKey("on-workers")) {
+                // these variables stay on the workers, kept equal by an AllReduce among the programs
+                trainer.placeOnWorkers(opts.get("on-workers").split(","));
+            }
             SameDiffTrainer.Result result;
             if (ownBatches) {
                 // batches this program cuts itself: any Iterable<DataSet> (or a DataSetIterator)

@@ -3,11 +3,9 @@ package io.jvmps.worker.placement;
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.client.allreduce.RingAllReduce;
 import io.jvmps.client.train.StepResult;
+import io.jvmps.client.train.WorkerLocalParams;
 import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.client.train.LocalOptimizer;
-import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 import java.util.List;
 import java.util.Locale;
@@ -20,13 +18,10 @@ import java.util.Locale;
  * Not thread-safe.
  */
 public class AllReduceParameterSync implements LocalParameterSync {
-    private final TrainableModel model;
     private final List<ParamSpec> local;
-    private final INDArray[] values;
-    private final LocalOptimizer optimizer;
     private final RingAllReduce ring;
     private final AutoCloseable transport;
-    private final float[] buffer;
+    private final WorkerLocalParams params;
     private long steps;
     private long nanos;
     private long firstNanos;
@@ -39,40 +34,16 @@ public class AllReduceParameterSync implements LocalParameterSync {
      */
     public AllReduceParameterSync(TrainableModel model, LocalOptimizer optimizer, RingAllReduce ring,
                                   AutoCloseable transport) {
-        this.model = model;
         this.local = model.localParams();
-        this.optimizer = optimizer;
         this.ring = ring;
         this.transport = transport;
-        this.values = new INDArray[local.size()];
-        long total = 0;
-        for (int p = 0; p < local.size(); p++) {
-            values[p] = model.param(local.get(p).name()).castTo(DataType.FLOAT).dup('c');
-            total += local.get(p).elements();
-        }
-        this.buffer = new float[Math.toIntExact(total)];
+        this.params = new WorkerLocalParams(model::param, model::setParam, local, optimizer, () -> ring);
     }
 
     @Override
     public void afterStep(long step, StepResult result) {
         long start = System.nanoTime();
-        int offset = 0;
-        for (ParamSpec spec : local) {
-            float[] g = result.gradients().get(spec.name()).castTo(DataType.FLOAT).dup('c').data().asFloat();
-            System.arraycopy(g, 0, buffer, offset, g.length);
-            offset += g.length;
-        }
-        ring.average(step, buffer);
-        offset = 0;
-        for (int p = 0; p < local.size(); p++) {
-            ParamSpec spec = local.get(p);
-            int n = (int) spec.elements();
-            float[] part = new float[n];
-            System.arraycopy(buffer, offset, part, 0, n);
-            offset += n;
-            optimizer.apply(spec.name(), values[p], Nd4j.create(part, values[p].shape(), 'c'));
-            model.setParam(spec.name(), values[p]);
-        }
+        params.afterStep(step, result);
         long took = System.nanoTime() - start;
         if (steps == 0) {
             firstNanos = took;
@@ -96,7 +67,7 @@ public class AllReduceParameterSync implements LocalParameterSync {
         double later = steps > 1 ? (nanos - firstNanos) / 1e6 / (steps - 1) : 0;
         return String.format(Locale.ROOT, "AllReduce of %d worker-local values (%s) over %d workers: %d steps, "
                         + "%.3f ms per step (first step %.1f ms including connecting and waiting for the peers, "
-                        + "later steps %.3f ms, including waits for slower peers)", buffer.length,
+                        + "later steps %.3f ms, including waits for slower peers)", params.size(),
                 local.stream().map(ParamSpec::name).toList(), ring.link().size(), steps,
                 steps == 0 ? 0 : nanos / 1e6 / steps, firstNanos / 1e6, later);
     }

@@ -1,5 +1,6 @@
 package io.jvmps.worker.placement;
 
+import io.jvmps.client.train.HybridUpdateRule;
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.codec.TensorChunker;

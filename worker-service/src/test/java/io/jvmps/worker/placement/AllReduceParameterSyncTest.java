@@ -1,5 +1,6 @@
 package io.jvmps.worker.placement;
 
+import io.jvmps.client.train.HybridUpdateRule;
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;

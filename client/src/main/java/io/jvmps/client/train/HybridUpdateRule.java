@@ -1,10 +1,9 @@
-package io.jvmps.worker.placement;
+package io.jvmps.client.train;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.optimizer.OptimizerType;
-import io.jvmps.client.train.LocalOptimizer;
 
 import java.util.Arrays;
 
