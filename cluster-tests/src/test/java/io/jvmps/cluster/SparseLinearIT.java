@@ -81,6 +81,51 @@ class SparseLinearIT {
         }
     }
 
+    /**
+     * The same job in ASYNC mode with dynamic sharding: the workers lease the training file's partitions
+     * from the scheduler, and the export still predicts what the job reported.
+     */
+    @Test
+    void dynamicShardingLeasesTheFilesPartitionsInAsyncMode() throws Exception {
+        try (LocalCluster cluster = new LocalCluster("sparse-linear-dynamic")) {
+            Path files = cluster.freshDir("user-files");
+            Path train = UserModelFiles.mnistLibSvm(files.resolve("train.svm"), MnistSplit.TRAIN, 3000);
+            Path test = UserModelFiles.mnistLibSvm(files.resolve("test.svm"), MnistSplit.TEST, 500);
+            Path export = files.resolve("export");
+            NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
+            for (int s = 0; s < SERVERS; s++) {
+                cluster.startServer(s, SERVERS, WORKERS, "--ps.optimizer.type=SGD",
+                        "--ps.optimizer.learning-rate=0.1", "--ps.consistency.mode=ASYNC");
+            }
+            NodeProcess[] workers = new NodeProcess[WORKERS];
+            for (int w = 0; w < WORKERS; w++) {
+                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, "--ps.worker.job=SPARSE_LINEAR",
+                        "--ps.worker.data=LIBSVM", "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test,
+                        "--ps.worker.num-features=784", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
+                        "--ps.worker.sharding=DYNAMIC", "--ps.worker.data-partitions=8",
+                        "--ps.worker.export-dir=" + export);
+            }
+            for (NodeProcess worker : workers) {
+                assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.tail()).isZero();
+                assertThat(worker.logText()).contains("Dynamic data sharding: 8 partitions per epoch");
+            }
+            Matcher job = scheduler.awaitLog(FINISHED, Duration.ofSeconds(30));
+            assertThat(job.group(3)).isEqualTo("500");
+            assertThat(Double.parseDouble(job.group(1))).isGreaterThanOrEqualTo(80.0);
+            NodeProcess predict = cluster.startTool("predict", "worker-service", "predict", "--model=" + export,
+                    "--data-file=" + test);
+            assertThat(predict.awaitExit(Duration.ofMinutes(2))).as(predict.tail()).isZero();
+            Matcher predicted = PREDICTED.matcher(predict.logText());
+            assertThat(predicted.find()).as(predict.logText()).isTrue();
+            // in ASYNC each worker scores its shard after its own last step; the export is written once every
+            // worker has reported, with the servers' final values, and records what those classify
+            Matcher recorded = Pattern.compile("\"testCorrect\" : (\\d+)")
+                    .matcher(Files.readString(export.resolve("model.json")));
+            assertThat(recorded.find()).isTrue();
+            assertThat(predicted.group(2)).isEqualTo(recorded.group(1));
+        }
+    }
+
     /** @return the distinct feature indices of a LibSVM file */
     private static long featuresUsed(Path file) throws java.io.IOException {
         try (var lines = Files.lines(file)) {

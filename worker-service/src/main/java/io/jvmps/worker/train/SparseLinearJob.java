@@ -88,10 +88,11 @@ class SparseLinearJob {
     /**
      * @param held      the connections to the servers, replaced after a recovery
      * @param reconnect waits (up to the given time) until every server is alive and reachable again
+     * @param leased    the dynamic schedule (kept across recoveries), or null for this rank's static shard
      */
     Outcome run(ConnectionHolder held, Function<Duration, ServerConnections> reconnect, String nodeId, int workers,
-                ServerDescription semantics, LibSvmFile test, CtrJob.StepReporterFactory reporters,
-                TrainingState state) {
+                ServerDescription semantics, LibSvmFile test, DynamicSchedule leased,
+                CtrJob.StepReporterFactory reporters, TrainingState state) {
         ServerConnections connections = held.current();
         dense = denseClient(connections);
         sparse = sparseClient(connections);
@@ -117,8 +118,10 @@ class SparseLinearJob {
                     props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
             state.phase(TrainingState.Phase.TRAINING);
             try {
+                StepPlan plan = leased == null ? StepPlan.fixed(train.size(), workers, rank, settings)
+                        : leased.plan(start);
                 summary = new SparseLinearLoop(model, train, new DirectLookup(sparse, TABLE, model.classes()), dense,
-                        settings, rank, workers, reporters.create(dense)).run();
+                        settings, plan, reporters.create(dense)).run();
             } catch (PsException e) {
                 if (!recovery.recovers(e)) {
                     throw e;
@@ -136,6 +139,11 @@ class SparseLinearJob {
                 summary.steps(), summary.seconds(), summary.samplesPerSecond(), summary.pullSeconds(),
                 summary.computeSeconds(), summary.pushSeconds(), sparse.bytesPushed(), sparse.bytesPulled()));
         state.phase(TrainingState.Phase.EVALUATING);
+        if (rank >= workers) {
+            log.info("No test shard for scale-out worker rank {} (the test set is split among the {} workers of "
+                    + "ps.cluster.worker-num)", rank, workers);
+            return new Outcome(summary, 0, 0);
+        }
         IndexRange range = EpochBatches.shardRange(test.size(), workers, rank);
         long correct = correct(test, range);
         log.info(String.format(Locale.ROOT, "Test accuracy on this worker's shard [%d, %d): %.4f (%d/%d)",

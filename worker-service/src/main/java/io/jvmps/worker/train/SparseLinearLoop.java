@@ -23,25 +23,24 @@ class SparseLinearLoop implements TrainingLoop {
     private final EmbeddingLookup weights;
     private final DenseClient dense;
     private final LoopSettings settings;
-    private final int rank;
-    private final int workers;
+    private final StepPlan plan;
     private final StepReporter reporter;
 
+    /** @param plan the steps: this rank's static shard, or the partitions the scheduler leases */
     SparseLinearLoop(SparseSoftmax model, LibSvmFile train, EmbeddingLookup weights, DenseClient dense,
-                     LoopSettings settings, int rank, int workers, StepReporter reporter) {
+                     LoopSettings settings, StepPlan plan, StepReporter reporter) {
         this.model = model;
         this.train = train;
         this.weights = weights;
         this.dense = dense;
         this.settings = settings;
-        this.rank = rank;
-        this.workers = workers;
+        this.plan = plan;
         this.reporter = reporter;
     }
 
     @Override
     public long totalSteps() {
-        return Steps.total(train.size(), workers, rank, settings);
+        return plan.total();
     }
 
     /**
@@ -56,7 +55,7 @@ class SparseLinearLoop implements TrainingLoop {
         double loss = Double.NaN;
         INDArray[] bias = {Nd4j.create(DataType.FLOAT, model.classes())};
         PhaseTimes times = reporter.phaseTimes();
-        for (ScheduledStep scheduled : Steps.schedule(train.size(), workers, rank, settings)) {
+        for (ScheduledStep scheduled : plan.steps()) {
             times.lap();
             dense.pull(global, bias);
             SparseBatch batch = train.gatherSparse(scheduled.examples());

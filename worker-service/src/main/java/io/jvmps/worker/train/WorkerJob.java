@@ -108,12 +108,15 @@ public class WorkerJob {
             try (ConnectionHolder held = new ConnectionHolder(first)) {
                 ServerConnections connections = first;
                 if (ctr || sparse) {
-                    if (dynamic() || reg.rank() >= workers) {
-                        throw new PsException(ErrorCode.INVALID_ARGUMENT, "the " + props.getJob() + " job keeps "
-                                + "static shards: it takes neither ps.worker.sharding=DYNAMIC nor a rank beyond "
-                                + "ps.cluster.worker-num (this worker has rank " + reg.rank() + " of " + workers + ")");
+                    if (ctr && (dynamic() || reg.rank() >= workers)) {
+                        throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it "
+                                + "takes neither ps.worker.sharding=DYNAMIC nor a rank beyond ps.cluster.worker-num "
+                                + "(this worker has rank " + reg.rank() + " of " + workers + ")");
                     }
                     ServerDescription semantics = semantics(connections, workers);
+                    if (sparse) {
+                        requireShardable(semantics, reg.rank(), workers);
+                    }
                     if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
                         throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=" + props.getJob() + " runs "
                                 + "in SYNC, ASYNC or SSP mode; the servers run GEO (ps.consistency.mode)");
@@ -335,9 +338,10 @@ public class WorkerJob {
         if (refusal == null) {
             exports.open();
         }
+        DynamicSchedule leased = dynamic() ? dynamicSchedule(train.size(), workers, reg.nodeId()) : null;
         SparseLinearJob.Outcome outcome;
         try {
-            outcome = job.run(held, reconnect, reg.nodeId(), workers, semantics, test,
+            outcome = job.run(held, reconnect, reg.nodeId(), workers, semantics, test, leased,
                     dense -> new StepReporter(state, progress, dense, reg.nodeId(), clock, props.getLogInterval(),
                             meters, stepEnd), state);
         } finally {
