@@ -31,34 +31,12 @@ class ClientLibraryIT {
         String classPath = exampleClassPath();
         try (LocalCluster cluster = new LocalCluster("client-library")) {
             Path out = cluster.freshDir("model");
-            NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
-            for (int s = 0; s < SERVERS; s++) {
-                cluster.startServer(s, SERVERS, WORKERS, "--ps.optimizer.type=ADAM",
-                        "--ps.optimizer.learning-rate=0.002", "--ps.consistency.mode=SYNC");
-            }
-            NodeProcess[] programs = new NodeProcess[WORKERS];
-            for (int w = 0; w < WORKERS; w++) {
-                programs[w] = cluster.startProgram("program-" + w, classPath, "com.example.library.LibraryTraining",
-                        "--scheduler=127.0.0.1:" + cluster.schedulerPort(), "--mnist=" + TestPaths.mnist(),
-                        "--out=" + out, "--epochs=2", "--train-examples=20000", "--test-examples=2000");
-            }
-            long steps = -1;
-            for (NodeProcess program : programs) {
-                assertThat(program.awaitExit(Duration.ofMinutes(5))).as(program.name() + "\n" + program.tail()).isZero();
-                Matcher result = RESULT.matcher(program.logText());
-                assertThat(result.find()).as(program.tail()).isTrue();
-                long mine = Long.parseLong(result.group(2));
-                assertThat(mine).as("each worker: 2 epochs of 10000 examples in batches of 50").isEqualTo(400);
-                steps = mine;
-                assertThat(Double.parseDouble(result.group(3))).as(program.tail()).isGreaterThanOrEqualTo(0.9);
-            }
-            assertThat(steps).isEqualTo(400);
-            NodeProcess rank0 = java.util.Arrays.stream(programs).filter(p -> p.logText().contains("EXPORTED"))
-                    .findFirst().orElseThrow();
-            Matcher exported = EXPORTED.matcher(rank0.logText());
-            assertThat(exported.find()).isTrue();
+            NodeProcess scheduler = startJob(cluster, "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.002",
+                    "--ps.consistency.mode=SYNC").scheduler();
+            NodeProcess[] programs = startPrograms(cluster, classPath, out, "--epochs=2");
+            awaitOneModel(programs, "400"); // each worker: 2 epochs of 10000 examples in batches of 50
+            Matcher exported = exportOf(programs);
             assertThat(Path.of(exported.group(1))).isEqualTo(out.resolve("model.sd")).isRegularFile();
-            assertThat(exported.group(3)).as("plain SameDiff on the file").isEqualTo(exported.group(2));
             Matcher job = scheduler.awaitLog(FINISHED, Duration.ofSeconds(30));
             assertThat(job.group(3)).isEqualTo("4000");
             String status = cluster.schedulerGet("/api/v1/job").orElseThrow();
@@ -79,34 +57,12 @@ class ClientLibraryIT {
         String classPath = exampleClassPath();
         try (LocalCluster cluster = new LocalCluster("client-library-hybrid")) {
             Path out = cluster.freshDir("model");
-            NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
-            NodeProcess[] servers = new NodeProcess[SERVERS];
-            for (int s = 0; s < SERVERS; s++) {
-                servers[s] = cluster.startServer(s, SERVERS, WORKERS, "--ps.optimizer.type=ADAM",
-                        "--ps.optimizer.learning-rate=0.002", "--ps.consistency.mode=SYNC");
-            }
-            NodeProcess[] programs = new NodeProcess[WORKERS];
-            for (int w = 0; w < WORKERS; w++) {
-                programs[w] = cluster.startProgram("program-" + w, classPath, "com.example.library.LibraryTraining",
-                        "--scheduler=127.0.0.1:" + cluster.schedulerPort(), "--mnist=" + TestPaths.mnist(),
-                        "--out=" + out, "--epochs=2", "--train-examples=20000", "--test-examples=2000",
-                        "--on-workers=w2,b2");
-            }
-            String accuracy = null;
-            for (NodeProcess program : programs) {
-                assertThat(program.awaitExit(Duration.ofMinutes(5))).as(program.name() + "\n" + program.tail()).isZero();
-                assertThat(program.logText()).contains("keeps [w2, b2] on the workers");
-                Matcher result = RESULT.matcher(program.logText());
-                assertThat(result.find()).as(program.tail()).isTrue();
-                assertThat(result.group(2)).isEqualTo("400");
-                assertThat(Double.parseDouble(result.group(3))).as(program.tail()).isGreaterThanOrEqualTo(0.9);
-                if (accuracy != null) {
-                    assertThat(result.group(3)).as("the workers' copies stay equal").isEqualTo(accuracy);
-                }
-                accuracy = result.group(3);
-            }
+            Job job = startJob(cluster, "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.002",
+                    "--ps.consistency.mode=SYNC");
+            NodeProcess[] programs = startPrograms(cluster, classPath, out, "--epochs=2", "--on-workers=w2,b2");
+            awaitOneModel(programs, "400", "keeps [w2, b2] on the workers");
             long held = 0;
-            for (NodeProcess server : servers) {
+            for (NodeProcess server : job.servers()) {
                 int port = Integer.parseInt(server.awaitLog(Pattern.compile("Netty started on port (\\d+)"),
                         Duration.ofSeconds(1)).group(1));
                 String status = NodeProcess.poll("the server's status", Duration.ofSeconds(10),
@@ -116,12 +72,8 @@ class ClientLibraryIT {
                 held += Long.parseLong(elements.group(1));
             }
             assertThat(held).as("the servers hold w1 [784, 128] and b1 [1, 128] only").isEqualTo(784 * 128 + 128);
-            NodeProcess rank0 = java.util.Arrays.stream(programs).filter(p -> p.logText().contains("EXPORTED"))
-                    .findFirst().orElseThrow();
-            Matcher exported = EXPORTED.matcher(rank0.logText());
-            assertThat(exported.find()).isTrue();
-            assertThat(exported.group(3)).isEqualTo(exported.group(2));
-            assertThat(scheduler.awaitLog(FINISHED, Duration.ofSeconds(30)).group(3)).isEqualTo("4000");
+            exportOf(programs);
+            assertThat(job.scheduler().awaitLog(FINISHED, Duration.ofSeconds(30)).group(3)).isEqualTo("4000");
         }
     }
 
@@ -135,35 +87,11 @@ class ClientLibraryIT {
         String classPath = exampleClassPath();
         try (LocalCluster cluster = new LocalCluster("client-library-geo")) {
             Path out = cluster.freshDir("model");
-            NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
-            for (int s = 0; s < SERVERS; s++) {
-                cluster.startServer(s, SERVERS, WORKERS, "--ps.consistency.mode=GEO",
-                        "--ps.consistency.geo-interval=10", "--ps.consistency.geo-learning-rate=0.3");
-            }
-            NodeProcess[] programs = new NodeProcess[WORKERS];
-            for (int w = 0; w < WORKERS; w++) {
-                programs[w] = cluster.startProgram("program-" + w, classPath, "com.example.library.LibraryTraining",
-                        "--scheduler=127.0.0.1:" + cluster.schedulerPort(), "--mnist=" + TestPaths.mnist(),
-                        "--out=" + out, "--epochs=2", "--train-examples=20000", "--test-examples=2000");
-            }
-            String accuracy = null;
-            for (NodeProcess program : programs) {
-                assertThat(program.awaitExit(Duration.ofMinutes(5))).as(program.name() + "\n" + program.tail()).isZero();
-                assertThat(program.logText()).contains("in GEO mode from step 0");
-                Matcher result = RESULT.matcher(program.logText());
-                assertThat(result.find()).as(program.tail()).isTrue();
-                assertThat(result.group(2)).isEqualTo("400");
-                assertThat(Double.parseDouble(result.group(3))).as(program.tail()).isGreaterThanOrEqualTo(0.9);
-                if (accuracy != null) {
-                    assertThat(result.group(3)).as("GEO workers end on one model").isEqualTo(accuracy);
-                }
-                accuracy = result.group(3);
-            }
-            NodeProcess rank0 = java.util.Arrays.stream(programs).filter(p -> p.logText().contains("EXPORTED"))
-                    .findFirst().orElseThrow();
-            Matcher exported = EXPORTED.matcher(rank0.logText());
-            assertThat(exported.find()).isTrue();
-            assertThat(exported.group(3)).isEqualTo(exported.group(2));
+            NodeProcess scheduler = startJob(cluster, "--ps.consistency.mode=GEO", "--ps.consistency.geo-interval=10",
+                    "--ps.consistency.geo-learning-rate=0.3").scheduler();
+            NodeProcess[] programs = startPrograms(cluster, classPath, out, "--epochs=2");
+            awaitOneModel(programs, "400", "in GEO mode from step 0");
+            exportOf(programs);
             assertThat(scheduler.awaitLog(FINISHED, Duration.ofSeconds(30)).group(3)).isEqualTo("4000");
         }
     }
@@ -189,39 +117,81 @@ class ClientLibraryIT {
             for (int s = 0; s < SERVERS; s++) {
                 servers[s] = cluster.startServer(s, SERVERS, WORKERS, serverArgs);
             }
-            NodeProcess[] programs = new NodeProcess[WORKERS];
-            for (int w = 0; w < WORKERS; w++) {
-                programs[w] = cluster.startProgram("program-" + w, classPath, "com.example.library.LibraryTraining",
-                        "--scheduler=127.0.0.1:" + cluster.schedulerPort(), "--mnist=" + TestPaths.mnist(),
-                        "--out=" + out, "--epochs=4", "--train-examples=20000", "--test-examples=2000",
-                        "--batches=own");
-            }
+            NodeProcess[] programs = startPrograms(cluster, classPath, out, "--epochs=4", "--batches=own");
             servers[1].awaitLog(Pattern.compile("Checkpoint step 100: wrote part"), Duration.ofMinutes(3));
             servers[1].process().destroyForcibly().waitFor();
             NodeProcess replacement = cluster.startServerNamed("server-1-replacement", SERVERS, WORKERS, serverArgs);
+            awaitOneModel(programs, "800"); // the schedule ends at step 800 however it was interrupted
             Pattern resumed = Pattern.compile("Recovery 1 done: the servers are back at checkpoint step (\\d+);");
-            String accuracy = null;
             for (NodeProcess program : programs) {
-                assertThat(program.awaitExit(Duration.ofMinutes(5))).as(program.name() + "\n" + program.tail()).isZero();
                 Matcher back = resumed.matcher(program.logText());
                 assertThat(back.find()).as(program.tail()).isTrue();
                 assertThat(Long.parseLong(back.group(1))).as("a checkpoint at or after the kill").isBetween(100L, 750L);
-                Matcher result = RESULT.matcher(program.logText());
-                assertThat(result.find()).as(program.tail()).isTrue();
-                assertThat(result.group(2)).as("the schedule ends at step 800").isEqualTo("800");
-                assertThat(Double.parseDouble(result.group(3))).isGreaterThanOrEqualTo(0.9);
-                if (accuracy != null) {
-                    assertThat(result.group(3)).as("SYNC workers end on one model").isEqualTo(accuracy);
-                }
-                accuracy = result.group(3);
             }
             assertThat(replacement.logText()).contains("Restored");
-            NodeProcess rank0 = java.util.Arrays.stream(programs).filter(p -> p.logText().contains("EXPORTED"))
-                    .findFirst().orElseThrow();
-            Matcher exported = EXPORTED.matcher(rank0.logText());
-            assertThat(exported.find()).isTrue();
-            assertThat(exported.group(3)).isEqualTo(exported.group(2));
+            exportOf(programs);
         }
+    }
+
+    /** The scheduler and servers of a job. */
+    private record Job(NodeProcess scheduler, NodeProcess[] servers) {
+    }
+
+    /** Starts the scheduler and both servers with these server options. */
+    private static Job startJob(LocalCluster cluster, String... serverArgs) throws java.io.IOException {
+        NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
+        NodeProcess[] servers = new NodeProcess[SERVERS];
+        for (int s = 0; s < SERVERS; s++) {
+            servers[s] = cluster.startServer(s, SERVERS, WORKERS, serverArgs);
+        }
+        return new Job(scheduler, servers);
+    }
+
+    /** Starts the example program as each worker, on 20000 training and 2000 test examples. */
+    private static NodeProcess[] startPrograms(LocalCluster cluster, String classPath, Path out, String... extra)
+            throws java.io.IOException {
+        NodeProcess[] programs = new NodeProcess[WORKERS];
+        for (int w = 0; w < WORKERS; w++) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(
+                    "--scheduler=127.0.0.1:" + cluster.schedulerPort(), "--mnist=" + TestPaths.mnist(),
+                    "--out=" + out, "--train-examples=20000", "--test-examples=2000"));
+            args.addAll(java.util.List.of(extra));
+            programs[w] = cluster.startProgram("program-" + w, classPath, "com.example.library.LibraryTraining",
+                    args.toArray(String[]::new));
+        }
+        return programs;
+    }
+
+    /**
+     * Every program exits 0 having logged {@code logged}, run {@code steps} steps and reached 90 %, with the
+     * same test accuracy as the others: they end on one model.
+     */
+    private static void awaitOneModel(NodeProcess[] programs, String steps, String... logged) {
+        String accuracy = null;
+        for (NodeProcess program : programs) {
+            assertThat(program.awaitExit(Duration.ofMinutes(5))).as(program.name() + "\n" + program.tail()).isZero();
+            for (String line : logged) {
+                assertThat(program.logText()).contains(line);
+            }
+            Matcher result = RESULT.matcher(program.logText());
+            assertThat(result.find()).as(program.tail()).isTrue();
+            assertThat(result.group(2)).as("steps").isEqualTo(steps);
+            assertThat(Double.parseDouble(result.group(3))).as(program.tail()).isGreaterThanOrEqualTo(0.9);
+            if (accuracy != null) {
+                assertThat(result.group(3)).as("the workers end on one model").isEqualTo(accuracy);
+            }
+            accuracy = result.group(3);
+        }
+    }
+
+    /** @return rank 0's export line, whose file plain SameDiff reads to the trainer's accuracy */
+    private static Matcher exportOf(NodeProcess[] programs) {
+        NodeProcess rank0 = java.util.Arrays.stream(programs).filter(p -> p.logText().contains("EXPORTED"))
+                .findFirst().orElseThrow();
+        Matcher exported = EXPORTED.matcher(rank0.logText());
+        assertThat(exported.find()).isTrue();
+        assertThat(exported.group(3)).as("plain SameDiff on the file").isEqualTo(exported.group(2));
+        return exported;
     }
 
     /** @return the example program's class path: its classes and the dependencies its build listed */

@@ -22,7 +22,6 @@ class OwnModelIT {
     private static final int SERVERS = 2;
     private static final int WORKERS = 2;
     private static final Pattern FINISHED = Pattern.compile("Job finished: test accuracy ([0-9.]+)% \\((\\d+)/(\\d+)\\)");
-    private static final Pattern PREDICTED = Pattern.compile("accuracy: ([0-9.]+) \\((\\d+)/(\\d+)\\)");
 
     @Test
     void aModelFileTrainsOnCsvDataAndItsExportPredictsTheReportedAccuracy() throws Exception {
@@ -58,11 +57,8 @@ class OwnModelIT {
             assertThat(Files.readString(export.resolve("model.json"))).contains("\"testCorrect\" : " + job.group(2))
                     .contains("\"input\" : \"pixels\"").contains("\"data\" : \"CSV\"").contains("\"mode\" : \"SYNC\"");
 
-            NodeProcess predict = cluster.startTool("predict", "worker-service", "predict", "--model=" + export,
+            Matcher predicted = PredictTool.run(cluster, "--model=" + export,
                     "--data-file=" + test, "--output=" + files.resolve("predictions.csv"));
-            assertThat(predict.awaitExit(Duration.ofMinutes(2))).as(predict.tail()).isZero();
-            Matcher predicted = PREDICTED.matcher(predict.logText());
-            assertThat(predicted.find()).as(predict.logText()).isTrue();
             assertThat(predicted.group(2)).isEqualTo(job.group(2));
             assertThat(predicted.group(3)).isEqualTo("1000");
             List<String> lines = Files.readAllLines(files.resolve("predictions.csv"));
@@ -132,11 +128,8 @@ class OwnModelIT {
             assertThat(Double.parseDouble(job.group(1))).isGreaterThanOrEqualTo(80.0);
             assertThat(Files.readString(export.resolve("model.json"))).contains("\"data\" : \"LIBSVM\"");
 
-            NodeProcess predict = cluster.startTool("predict", "worker-service", "predict", "--model=" + export,
+            Matcher predicted = PredictTool.run(cluster, "--model=" + export,
                     "--data-file=" + test);
-            assertThat(predict.awaitExit(Duration.ofMinutes(2))).as(predict.tail()).isZero();
-            Matcher predicted = PREDICTED.matcher(predict.logText());
-            assertThat(predicted.find()).as(predict.logText()).isTrue();
             assertThat(predicted.group(2)).isEqualTo(job.group(2));
         }
     }
@@ -175,11 +168,8 @@ class OwnModelIT {
             long exported = Long.parseLong(Files.readString(export.resolve("model.json"))
                     .replaceAll("(?s).*\"testCorrect\" : (\\d+).*", "$1"));
 
-            NodeProcess predict = cluster.startTool("predict", "worker-service", "predict", "--model=" + export,
+            Matcher predicted = PredictTool.run(cluster, "--model=" + export,
                     "--data-file=" + test, "--labels-file=" + files.resolve("test-y.npy"));
-            assertThat(predict.awaitExit(Duration.ofMinutes(2))).as(predict.tail()).isZero();
-            Matcher predicted = PREDICTED.matcher(predict.logText());
-            assertThat(predicted.find()).as(predict.logText()).isTrue();
             assertThat(Long.parseLong(predicted.group(2))).isEqualTo(exported);
         }
     }

@@ -33,7 +33,7 @@ class RingAllReduceTest {
                 inputs[w][i] = (random.nextInt(200) - 100) / 8f;
             }
         }
-        float[][] outputs = run(workers, inputs, 4, 0);
+        float[][] outputs = run(workers, inputs, 4);
         for (int i = 0; i < length; i++) {
             double sum = 0;
             for (int w = 0; w < workers; w++) {
@@ -107,27 +107,16 @@ class RingAllReduceTest {
         assertThat(RingAllReduce.start(3, 10, 3)).isEqualTo(10);
     }
 
-    static float[][] run(int workers, float[][] inputs, int chunkBytes, long step) throws Exception {
+    static float[][] run(int workers, float[][] inputs, int chunkBytes) throws Exception {
         InMemoryRing ring = new InMemoryRing(workers, Duration.ofSeconds(10), chunkBytes);
-        ExecutorService pool = Executors.newFixedThreadPool(workers);
-        try {
-            List<Future<float[]>> results = new ArrayList<>();
-            for (int w = 0; w < workers; w++) {
-                int rank = w;
-                results.add(pool.submit(() -> {
-                    float[] data = inputs[rank].clone();
-                    new RingAllReduce(ring.link(rank)).average(step, data);
-                    return data;
-                }));
-            }
-            float[][] out = new float[workers][];
-            for (int w = 0; w < workers; w++) {
-                out[w] = results.get(w).get(10, TimeUnit.SECONDS);
-                assertThat(ring.mailbox(w).pending()).isZero();
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
+        List<RingLink> links = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            links.add(ring.link(w));
         }
+        float[][] out = RingRuns.average(links, inputs, 1);
+        for (int w = 0; w < workers; w++) {
+            assertThat(ring.mailbox(w).pending()).isZero();
+        }
+        return out;
     }
 }

@@ -13,10 +13,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -99,34 +95,11 @@ class RingEndpointTest {
     }
 
     private float[][] runAll(List<NodeInfo> workers, float[][] inputs, int chunkBytes, int steps) throws Exception {
-        int w = workers.size();
         List<RSocketRingLink> ring = new ArrayList<>();
-        for (int r = 0; r < w; r++) {
+        for (int r = 0; r < workers.size(); r++) {
             ring.add(link(workers, r, Duration.ofSeconds(10), chunkBytes, SECRET));
         }
-        ExecutorService pool = Executors.newFixedThreadPool(w);
-        try {
-            List<Future<float[]>> results = new ArrayList<>();
-            for (int r = 0; r < w; r++) {
-                int rank = r;
-                results.add(pool.submit(() -> {
-                    RingAllReduce reduce = new RingAllReduce(ring.get(rank));
-                    float[] data = null;
-                    for (int step = 0; step < steps; step++) {
-                        data = inputs[rank].clone();
-                        reduce.average(step, data);
-                    }
-                    return data;
-                }));
-            }
-            float[][] out = new float[w][];
-            for (int r = 0; r < w; r++) {
-                out[r] = results.get(r).get(20, TimeUnit.SECONDS);
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
+        return RingRuns.average(ring, inputs, steps);
     }
 
     private RSocketRingLink link(List<NodeInfo> workers, int rank, Duration timeout, int chunkBytes,

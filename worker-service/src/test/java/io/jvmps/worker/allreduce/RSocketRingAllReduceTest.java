@@ -21,10 +21,6 @@ import org.springframework.messaging.rsocket.annotation.support.RSocketMessageHa
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -114,34 +110,11 @@ class RSocketRingAllReduceTest {
     }
 
     private float[][] runAll(List<NodeInfo> workers, float[][] inputs, int chunkBytes, int steps) throws Exception {
-        int w = workers.size();
         List<RSocketRingLink> ring = new ArrayList<>();
-        for (int r = 0; r < w; r++) {
+        for (int r = 0; r < workers.size(); r++) {
             ring.add(link(workers, r, Duration.ofSeconds(10), chunkBytes));
         }
-        ExecutorService pool = Executors.newFixedThreadPool(w);
-        try {
-            List<Future<float[]>> results = new ArrayList<>();
-            for (int r = 0; r < w; r++) {
-                int rank = r;
-                results.add(pool.submit(() -> {
-                    RingAllReduce reduce = new RingAllReduce(ring.get(rank));
-                    float[] data = null;
-                    for (int step = 0; step < steps; step++) {
-                        data = inputs[rank].clone();
-                        reduce.average(step, data);
-                    }
-                    return data;
-                }));
-            }
-            float[][] out = new float[w][];
-            for (int r = 0; r < w; r++) {
-                out[r] = results.get(r).get(20, TimeUnit.SECONDS);
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
+        return io.jvmps.client.allreduce.RingRuns.average(ring, inputs, steps);
     }
 
     private RSocketRingLink link(List<NodeInfo> workers, int rank, Duration timeout, int chunkBytes) {
