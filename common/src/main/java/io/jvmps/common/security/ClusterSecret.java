@@ -8,18 +8,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.function.Consumer;
 
 /**
  * The secret every node of one cluster shares. Servers and workers send it to the scheduler in the
  * HTTP header {@code Authorization: Bearer <secret>} and to each other in the RSocket SETUP frame
  * (composite metadata entry of type {@link #SETUP_MIME_TYPE}, UTF-8). Receivers compare in constant
- * time. The secret itself is never logged, except once when it is generated; {@link #fingerprint()}
- * identifies it in logs instead. Immutable and thread-safe.
+ * time. Neither the secret nor anything derived from it (a hash prefix helps guess a weak one) is ever
+ * logged; a generated one is only written to its file. Guessable values (a shipped placeholder, too
+ * few distinct characters) are refused. Immutable and thread-safe.
  */
 public final class ClusterSecret {
     /** Metadata MIME type of the secret in an RSocket SETUP frame. */
@@ -30,6 +29,8 @@ public final class ClusterSecret {
     public static final String HTTP_SCHEME = "Bearer ";
     /** Shortest secret accepted from configuration, in characters. */
     public static final int MIN_LENGTH = 16;
+    /** Fewest distinct characters a secret must have (a random 16-character one has about 14). */
+    public static final int MIN_DISTINCT = 8;
 
     private final byte[] value;
     private final String text;
@@ -50,7 +51,24 @@ public final class ClusterSecret {
                     + " characters without surrounding spaces (got " + (text == null ? 0 : text.length())
                     + "); unset it to have one generated into ps.security.secret-file");
         }
+        String weakness = weakness(text);
+        if (weakness != null) {
+            throw new IllegalArgumentException("ps.security.secret " + weakness + "; use a random value, e.g. "
+                    + "`openssl rand -hex 32`, or unset it to have one generated into ps.security.secret-file");
+        }
         return new ClusterSecret(text);
+    }
+
+    /** @return why a secret is too easy to guess (a shipped placeholder, or too few distinct characters), or null */
+    static String weakness(String text) {
+        String lower = text.toLowerCase(java.util.Locale.ROOT);
+        if (lower.contains("replace") || lower.contains("changeme") || lower.contains("change-me")) {
+            return "is a placeholder (it says to replace it)";
+        }
+        if (text.chars().distinct().count() < MIN_DISTINCT) {
+            return "has fewer than " + MIN_DISTINCT + " distinct characters";
+        }
+        return null;
     }
 
     /**
@@ -82,8 +100,8 @@ public final class ClusterSecret {
                 Files.writeString(tmp, generated + "\n", StandardCharsets.UTF_8);
                 Files.createLink(file, tmp);   // fails if another node wrote its secret first
                 announce.accept("No cluster secret configured: generated one and stored it in " + file
-                        + ". Give every node of this cluster the same value (PS_SECURITY_SECRET) or file: "
-                        + generated);
+                        + " (readable by this user only). Give every node of this cluster the same one: copy the "
+                        + "file, or set PS_SECURITY_SECRET to its content");
             } catch (FileAlreadyExistsException lostTheRace) {
                 // another node on this machine generated it a moment earlier: use theirs
             } finally {
@@ -134,17 +152,8 @@ public final class ClusterSecret {
         return text;
     }
 
-    /** @return the first 8 hex digits of the secret's SHA-256, safe to log */
-    public String fingerprint() {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(value), 0, 4);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Override
     public String toString() {
-        return "ClusterSecret[sha256:" + fingerprint() + "...]";
+        return "ClusterSecret[hidden]";
     }
 }

@@ -35,7 +35,7 @@ public class ClusterSecurityConfiguration {
     @Bean
     ClusterSecret clusterSecret(SecuritySettings settings) {
         ClusterSecret secret = ClusterSecret.resolve(settings.secret(), settings.secretFile(), log::warn);
-        log.info("Cluster secret sha256:{}... ({}); reads {}", secret.fingerprint(),
+        log.info("Cluster secret {}; reads {}",
                 settings.secret().isBlank() ? "from " + settings.secretFile() : "from ps.security.secret",
                 settings.protectReads() ? "need it too (ps.security.protect-reads=true)" : "are open");
         return secret;

@@ -60,8 +60,7 @@ public final class SetupSecretInterceptor implements SocketAcceptorInterceptor {
             }
             String reason = presented.isEmpty() ? "no cluster secret in the RSocket SETUP metadata"
                     : "wrong cluster secret in the RSocket SETUP metadata";
-            log.warn("Rejected an RSocket connection from {}: {} (expected the secret with sha256 prefix {})",
-                    PeerAddresses.current(), reason, secret.fingerprint());
+            log.warn("Rejected an RSocket connection from {}: {}", PeerAddresses.current(), reason);
             return Mono.error(new RejectedSetupException("[UNAUTHENTICATED] " + reason
                     + "; every node needs the same ps.security.secret"));
         };

@@ -52,7 +52,8 @@ class ClusterSecretTest {
         assertThat(second.matches(first.reveal())).isTrue();
         assertThat(first.reveal()).hasSizeGreaterThanOrEqualTo(40);
         assertThat(announced).hasSize(1);
-        assertThat(announced.get(0)).contains(file.toString()).contains(first.reveal());
+        assertThat(announced.get(0)).as("the log says where, never what").contains(file.toString())
+                .doesNotContain(first.reveal());
         assertThat(Files.getPosixFilePermissions(file)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
         try (var left = Files.list(file.getParent())) {
             assertThat(left).as("no temporary files left behind").containsExactly(file);
@@ -95,7 +96,18 @@ class ClusterSecretTest {
         assertThat(secret.matchesHeader("Bearer wrong-secret-of-enough-length")).isFalse();
         assertThat(secret.matchesHeader(null)).isFalse();
         assertThat(secret.headerValue()).isEqualTo("Bearer " + SECRET);
-        assertThat(secret.toString()).doesNotContain(SECRET).contains(secret.fingerprint());
-        assertThat(secret.fingerprint()).matches("[0-9a-f]{8}");
+        assertThat(secret.toString()).isEqualTo("ClusterSecret[hidden]");
+    }
+
+    @Test
+    void placeholdersAndLowVarietySecretsAreRefused() {
+        assertThatThrownBy(() -> ClusterSecret.of("REPLACE-with-a-random-secret-of-32-or-more-characters"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ps.security.secret is a placeholder (it says to replace it)");
+        assertThatThrownBy(() -> ClusterSecret.of("changeme-changeme-changeme"))
+                .hasMessageContaining("is a placeholder");
+        assertThatThrownBy(() -> ClusterSecret.of("abababababababababab"))
+                .hasMessageContaining("has fewer than 8 distinct characters");
+        assertThat(ClusterSecret.of("0123456789abcdef").matches("0123456789abcdef")).isTrue();
     }
 }
