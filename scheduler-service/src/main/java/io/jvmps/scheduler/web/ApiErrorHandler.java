@@ -17,13 +17,17 @@ import org.springframework.web.bind.support.WebExchangeBindException;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebInputException;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.MismatchedInputException;
 
 import java.util.stream.Collectors;
 
 /**
  * Turns every error of the REST API into {@link ErrorBody} JSON: {@link PsException} by its code
  * (404 unknown node, 400 bad input, 409 cluster full), malformed JSON and validation failures as 400
- * INVALID_ARGUMENT, anything unexpected as 500 INTERNAL (logged with its stack trace).
+ * INVALID_ARGUMENT (a value of the wrong type names its field and what it must be), an unknown route as 404
+ * UNKNOWN_KEY, a body over the limit as 413 PAYLOAD_TOO_LARGE, anything unexpected as 500 INTERNAL
+ * (logged with its stack trace).
  */
 @RestControllerAdvice
 public class ApiErrorHandler {
@@ -56,11 +60,18 @@ public class ApiErrorHandler {
         return invalid(rootMessage(e));
     }
 
-    /** @return the framework's status (405, 415, ...) as an ErrorBody */
+    /**
+     * @return the framework's status as an ErrorBody with the code the protocol's table gives it: 404 (no
+     * such route) UNKNOWN_KEY, 413 PAYLOAD_TOO_LARGE, any other 4xx (405, 415, ...) INVALID_ARGUMENT
+     */
     @ExceptionHandler(ResponseStatusException.class)
     public ResponseEntity<ErrorBody> status(ResponseStatusException e) {
         HttpStatusCode status = e.getStatusCode();
-        ErrorCode code = status.is4xxClientError() ? ErrorCode.INVALID_ARGUMENT : ErrorCode.INTERNAL;
+        ErrorCode code = switch (status.value()) {
+            case 404 -> ErrorCode.UNKNOWN_KEY;
+            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
+            default -> status.is4xxClientError() ? ErrorCode.INVALID_ARGUMENT : ErrorCode.INTERNAL;
+        };
         return body(status, new ErrorBody(code.name(), e.getReason() == null ? e.getMessage() : e.getReason()));
     }
 
@@ -83,9 +94,32 @@ public class ApiErrorHandler {
         return error.getField() + " " + error.getDefaultMessage() + " (got " + error.getRejectedValue() + ")";
     }
 
+    /** @return e.g. {@code field httpPort must be a whole number, got "abc"} */
+    private static String wrongType(MismatchedInputException e) {
+        String field = e.getPath().stream()
+                .map(r -> r.getPropertyName() != null ? r.getPropertyName() : "[" + r.getIndex() + "]")
+                .collect(Collectors.joining("."));
+        Class<?> type = e.getTargetType();
+        String expected = type == null ? "of another type"
+                : type == int.class || type == long.class || type == Integer.class || type == Long.class
+                ? "a whole number"
+                : type == double.class || type == float.class || type == Double.class ? "a number"
+                : type == boolean.class || type == Boolean.class ? "true or false"
+                : type == String.class ? "a string"
+                : "a " + type.getSimpleName();
+        String got = e instanceof InvalidFormatException invalid && invalid.getValue() != null
+                ? ", got \"" + invalid.getValue() + "\"" : "";
+        return "field " + field + " must be " + expected + got;
+    }
+
     private static String rootMessage(ServerWebInputException e) {
         String reason = e.getReason() == null ? "invalid request" : e.getReason();
         for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            // enum values keep Jackson's message, which lists the accepted ones
+            if (t instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()
+                    && (mismatch.getTargetType() == null || !mismatch.getTargetType().isEnum())) {
+                return reason + ": " + wrongType(mismatch);
+            }
             if (t instanceof JacksonException && t.getMessage() != null) {
                 return reason + ": " + t.getMessage().lines().findFirst().orElse("");
             }

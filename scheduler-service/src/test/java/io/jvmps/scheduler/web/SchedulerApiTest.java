@@ -146,7 +146,21 @@ class SchedulerApiTest {
                 .exchange().expectStatus().isBadRequest()
                 .expectBody()
                 .jsonPath("$.code").isEqualTo("INVALID_ARGUMENT")
-                .jsonPath("$.message").value(m -> assertThat((String) m).contains("abc"));
+                .jsonPath("$.message").value(m -> assertThat((String) m)
+                        .contains("field httpPort must be a whole number, got \"abc\""));
+    }
+
+    @Test
+    void frameworkStatusesCarryTheProtocolsCodes() {
+        http.get().uri("/api/v1/no-such-route").exchange().expectStatus().isNotFound()
+                .expectBody().jsonPath("$.code").isEqualTo("UNKNOWN_KEY");
+        http.post().uri("/api/v1/nodes").contentType(MediaType.TEXT_PLAIN).bodyValue("role=worker")
+                .exchange().expectStatus().isEqualTo(415)
+                .expectBody().jsonPath("$.code").isEqualTo("INVALID_ARGUMENT");
+        http.post().uri("/api/v1/nodes").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"role\":\"worker\",\"host\":\"" + "h".repeat(2 << 20) + "\"}")
+                .exchange().expectStatus().isEqualTo(413)
+                .expectBody().jsonPath("$.code").isEqualTo("PAYLOAD_TOO_LARGE");
     }
 
     @Test
