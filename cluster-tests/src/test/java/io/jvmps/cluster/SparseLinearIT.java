@@ -33,18 +33,8 @@ class SparseLinearIT {
             Path test = UserModelFiles.mnistLibSvm(files.resolve("test.svm"), MnistSplit.TEST, 500);
             Path export = files.resolve("export");
             NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
-            NodeProcess[] servers = new NodeProcess[SERVERS];
-            for (int s = 0; s < SERVERS; s++) {
-                servers[s] = cluster.startServer(s, SERVERS, WORKERS, "--ps.optimizer.type=SGD",
-                        "--ps.optimizer.learning-rate=0.1", "--ps.consistency.mode=SYNC");
-            }
-            NodeProcess[] workers = new NodeProcess[WORKERS];
-            for (int w = 0; w < WORKERS; w++) {
-                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, "--ps.worker.job=SPARSE_LINEAR",
-                        "--ps.worker.data=LIBSVM", "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test,
-                        "--ps.worker.num-features=784", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
-                        "--ps.worker.export-dir=" + export);
-            }
+            NodeProcess[] servers = startServers(cluster, "SYNC");
+            NodeProcess[] workers = startWorkers(cluster, train, test, export);
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.tail()).isZero();
                 assertThat(worker.logText()).contains("Sparse linear job: 3000 training and 500 test examples, "
@@ -89,18 +79,9 @@ class SparseLinearIT {
             Path test = UserModelFiles.mnistLibSvm(files.resolve("test.svm"), MnistSplit.TEST, 500);
             Path export = files.resolve("export");
             NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
-            for (int s = 0; s < SERVERS; s++) {
-                cluster.startServer(s, SERVERS, WORKERS, "--ps.optimizer.type=SGD",
-                        "--ps.optimizer.learning-rate=0.1", "--ps.consistency.mode=ASYNC");
-            }
-            NodeProcess[] workers = new NodeProcess[WORKERS];
-            for (int w = 0; w < WORKERS; w++) {
-                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, "--ps.worker.job=SPARSE_LINEAR",
-                        "--ps.worker.data=LIBSVM", "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test,
-                        "--ps.worker.num-features=784", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
-                        "--ps.worker.sharding=DYNAMIC", "--ps.worker.data-partitions=8",
-                        "--ps.worker.export-dir=" + export);
-            }
+            startServers(cluster, "ASYNC");
+            NodeProcess[] workers = startWorkers(cluster, train, test, export, "--ps.worker.sharding=DYNAMIC",
+                    "--ps.worker.data-partitions=8");
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.tail()).isZero();
                 assertThat(worker.logText()).contains("Dynamic data sharding: 8 partitions per epoch");
@@ -117,6 +98,31 @@ class SparseLinearIT {
             assertThat(recorded.find()).isTrue();
             assertThat(predicted.group(2)).isEqualTo(recorded.group(1));
         }
+    }
+
+    /** Starts the servers with SGD at 0.1 in the given consistency mode. */
+    private static NodeProcess[] startServers(LocalCluster cluster, String mode) throws java.io.IOException {
+        NodeProcess[] servers = new NodeProcess[SERVERS];
+        for (int s = 0; s < SERVERS; s++) {
+            servers[s] = cluster.startServer(s, SERVERS, WORKERS, "--ps.optimizer.type=SGD",
+                    "--ps.optimizer.learning-rate=0.1", "--ps.consistency.mode=" + mode);
+        }
+        return servers;
+    }
+
+    /** Starts the workers on the SPARSE_LINEAR job over the two LibSVM files, 2 epochs of batches of 32. */
+    private static NodeProcess[] startWorkers(LocalCluster cluster, Path train, Path test, Path export,
+                                              String... extra) throws java.io.IOException {
+        NodeProcess[] workers = new NodeProcess[WORKERS];
+        for (int w = 0; w < WORKERS; w++) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--ps.worker.job=SPARSE_LINEAR",
+                    "--ps.worker.data=LIBSVM", "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test,
+                    "--ps.worker.num-features=784", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
+                    "--ps.worker.export-dir=" + export));
+            args.addAll(java.util.List.of(extra));
+            workers[w] = cluster.startWorker(w, SERVERS, WORKERS, args.toArray(String[]::new));
+        }
+        return workers;
     }
 
     /** @return the distinct feature indices of a LibSVM file */

@@ -142,11 +142,10 @@ public final class LibSvmFile implements Examples {
         float[] x = new float[indices.length * features];
         float[] y = new float[indices.length * classes];
         lines.read(indices, (r, index, bytes, end, start) -> {
-            Row row = parse(bytes, end, features, file, -1);
-            if (row == null) {
-                throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " changed while the job read it");
+            Row row = reread(bytes, end);
+            for (int k = 0; k < row.count(); k++) {
+                x[r * features + row.indices()[k] - 1] = row.values()[k];
             }
-            System.arraycopy(row.dense(features), 0, x, r * features, features);
             y[r * classes + classOf(row)] = 1f;
         });
         return new LabeledData(Nd4j.create(x, new long[]{indices.length, features}, DataType.FLOAT),
@@ -162,12 +161,7 @@ public final class LibSvmFile implements Examples {
      */
     public SparseBatch gatherSparse(int[] indices) {
         Row[] rows = new Row[indices.length];
-        lines.read(indices, (r, index, bytes, end, start) -> {
-            rows[r] = parse(bytes, end, features, file, -1);
-            if (rows[r] == null) {
-                throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " changed while the job read it");
-            }
-        });
+        lines.read(indices, (r, index, bytes, end, start) -> rows[r] = reread(bytes, end));
         int[] rowStarts = new int[indices.length + 1];
         for (int r = 0; r < rows.length; r++) {
             rowStarts[r + 1] = rowStarts[r] + rows[r].count();
@@ -186,6 +180,18 @@ public final class LibSvmFile implements Examples {
         return new SparseBatch(rowStarts, ids, values, labels);
     }
 
+    /**
+     * @return an indexed line parsed again
+     * @throws PsException INVALID_ARGUMENT when it no longer holds an example (the file changed)
+     */
+    private Row reread(byte[] bytes, int end) {
+        Row row = parse(bytes, end, features, file, -1);
+        if (row == null) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " changed while the job read it");
+        }
+        return row;
+    }
+
     private int classOf(Row row) {
         return binary ? (row.label() < 0 ? 0 : 1) : row.label();
     }
@@ -194,14 +200,6 @@ public final class LibSvmFile implements Examples {
     private record Row(int label, int[] indices, float[] values, int count) {
         int lastIndex() {
             return count == 0 ? 0 : indices[count - 1];
-        }
-
-        float[] dense(int width) {
-            float[] out = new float[width];
-            for (int i = 0; i < count; i++) {
-                out[indices[i] - 1] = values[i];
-            }
-            return out;
         }
     }
 

@@ -54,17 +54,12 @@ public final class Dl4jModel implements TrainableModel {
         this.net = net;
         this.inputSize = inputSize;
         this.numClasses = numClasses;
-        List<ParamSpec> specs = new ArrayList<>();
-        Map<String, INDArray> values = new LinkedHashMap<>();
-        net.model().paramTable().forEach((name, value) -> {
-            specs.add(new ParamSpec(name, value.shape()));
-            values.put(name, value.dup('c'));
-        });
-        if (specs.isEmpty()) {
+        this.params = List.copyOf(paramsOf(net));
+        if (params.isEmpty()) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " has no parameters to train");
         }
-        this.params = List.copyOf(specs);
-        this.saved = values;
+        this.saved = new LinkedHashMap<>();
+        net.model().paramTable().forEach((name, value) -> saved.put(name, value.dup('c')));
     }
 
     /** @return whether the file is a DL4J model zip (it holds {@code configuration.json} and {@code coefficients.bin}) */
@@ -76,13 +71,10 @@ public final class Dl4jModel implements TrainableModel {
         }
     }
 
-    /**
-     * @return the parameters of the network in a DL4J zip, in its parameter table's order
-     * @throws PsException INVALID_ARGUMENT when the file is no network the worker trains
-     */
-    public static List<ParamSpec> paramsOf(Path file) {
+    /** @return the network's parameters, in its parameter table's order */
+    public static List<ParamSpec> paramsOf(Network net) {
         List<ParamSpec> specs = new ArrayList<>();
-        read(file).model().paramTable().forEach((name, value) -> specs.add(new ParamSpec(name, value.shape())));
+        net.model().paramTable().forEach((name, value) -> specs.add(new ParamSpec(name, value.shape())));
         return specs;
     }
 
@@ -169,8 +161,12 @@ public final class Dl4jModel implements TrainableModel {
      *                     fails or gives another width than the classes
      */
     public static Dl4jModel load(Path file, int inputSize, int numClasses) {
+        return of(read(file), file, inputSize, numClasses);
+    }
+
+    /** The same checks on a network already read from {@code file} (see {@link #read}). */
+    public static Dl4jModel of(Network net, Path file, int inputSize, int numClasses) {
         String label = "DL4J network " + file.getFileName();
-        Network net = read(file);
         if (net.model().params().dataType() != DataType.FLOAT) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " holds " + net.model().params().dataType()
                     + " parameters; build it with .dataType(DataType.FLOAT)");

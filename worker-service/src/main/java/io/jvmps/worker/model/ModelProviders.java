@@ -50,22 +50,36 @@ public final class ModelProviders {
                     + discovered + ", nor a model file (no file at " + file.toAbsolutePath() + ")");
         }
         if (Dl4jModel.isDl4jFile(file)) {
-            return new Dl4jFileProvider(file, Dl4jModel.paramsOf(file));
+            return new Dl4jFileProvider(file, Dl4jModel.read(file));
         }
         return new FileModelProvider(file, names, FileModel.load(file, names));
     }
 
-    /** A DL4J network zip: loaded for each {@link #create}, checked against the data's sizes there. */
-    private record Dl4jFileProvider(Path file, List<io.jvmps.common.sharding.ParamSpec> params)
-            implements ModelProvider {
+    /**
+     * A DL4J network zip: the network read at start-up serves the first {@link #create} (checked against the
+     * data's sizes there), later calls read the file again.
+     */
+    private static final class Dl4jFileProvider implements ModelProvider {
+        private final Path file;
+        private final List<io.jvmps.common.sharding.ParamSpec> params;
+        private Dl4jModel.Network first;
+
+        Dl4jFileProvider(Path file, Dl4jModel.Network first) {
+            this.file = file;
+            this.first = first;
+            this.params = Dl4jModel.paramsOf(first);
+        }
+
         @Override
         public String name() {
             return file.toString();
         }
 
         @Override
-        public TrainableModel create(int inputSize, int numClasses) {
-            return Dl4jModel.load(file, inputSize, numClasses);
+        public synchronized TrainableModel create(int inputSize, int numClasses) {
+            Dl4jModel.Network net = first != null ? first : Dl4jModel.read(file);
+            first = null;
+            return Dl4jModel.of(net, file, inputSize, numClasses);
         }
 
         @Override

@@ -94,16 +94,13 @@ public final class PredictCommand {
 
     static Prediction predict(Map<String, String> options) {
         Path model = Path.of(require(options, "model"));
-        ExportManifest manifest = Files.isDirectory(model)
-                && Files.isRegularFile(model.resolve(ExportManifest.MANIFEST_FILE)) ? ModelExporter.readManifest(model)
-                : null;
+        // an export folder, or a model file whose folder may hold the manifest
+        Path folder = Files.isDirectory(model) ? model : model.toAbsolutePath().getParent();
+        ExportManifest manifest = Files.isRegularFile(folder.resolve(ExportManifest.MANIFEST_FILE))
+                ? ModelExporter.readManifest(folder) : null;
         Path modelFile = !Files.isDirectory(model) ? model
                 : model.resolve(manifest != null && manifest.modelFile() != null ? manifest.modelFile()
                 : ExportManifest.MODEL_FILE);
-        Path folder = modelFile.toAbsolutePath().getParent();
-        if (manifest == null && Files.isRegularFile(folder.resolve(ExportManifest.MANIFEST_FILE))) {
-            manifest = ModelExporter.readManifest(folder);
-        }
         if (!Files.isRegularFile(modelFile)) {
             throw new IllegalArgumentException("no model file at " + modelFile.toAbsolutePath());
         }
