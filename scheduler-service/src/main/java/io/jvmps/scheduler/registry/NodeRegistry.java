@@ -15,8 +15,12 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
 
+import io.jvmps.common.time.MonotonicClock;
+
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -26,7 +30,9 @@ import java.util.Optional;
 
 /**
  * The scheduler's membership table. Assigns dense per-role ranks in registration order, keeps each
- * node's state, and stamps every membership or state change with a new epoch. All methods are
+ * node's state, and stamps every membership or state change with a new epoch. How long a node has
+ * been silent is measured on the monotonic clock, so a step of the host's date never makes a node look dead
+ * or alive; the wall clock only stamps the heartbeat time shown in views. All methods are
  * atomic (one lock; the operations are tiny and rare), views are immutable snapshots.
  */
 @Component
@@ -35,7 +41,9 @@ public class NodeRegistry {
     private static final int MAX_ID_ATTEMPTS = 64;
 
     private final Clock clock;
+    private final MonotonicClock monotonic;
     private final NodeIdGenerator ids;
+    private final Map<String, Long> heardNanos = new HashMap<>();
     private final Map<NodeRole, Integer> expected = new EnumMap<>(NodeRole.class);
     private final int workerCapacity;
     private final Map<String, NodeInfo> nodes = new LinkedHashMap<>();
@@ -46,11 +54,13 @@ public class NodeRegistry {
 
     /**
      * @param cluster expected counts per role
-     * @param clock   source of heartbeat times
-     * @param ids     node id source
+     * @param clock     wall clock: the heartbeat times shown in views
+     * @param monotonic what heartbeat ages are measured on
+     * @param ids       node id source
      */
-    public NodeRegistry(ClusterProperties cluster, Clock clock, NodeIdGenerator ids) {
+    public NodeRegistry(ClusterProperties cluster, Clock clock, MonotonicClock monotonic, NodeIdGenerator ids) {
         this.clock = clock;
+        this.monotonic = monotonic;
         this.ids = ids;
         expected.put(NodeRole.SERVER, cluster.serverNum());
         expected.put(NodeRole.WORKER, cluster.workerNum());
@@ -82,7 +92,7 @@ public class NodeRegistry {
                     && !nodes.containsKey(request.previousNodeId())) {
                 NodeInfo node = new NodeInfo(request.previousNodeId(), role, rank, request.host(),
                         request.rsocketPort(), request.httpPort(), NodeState.ALIVE, clock.millis());
-                nodes.put(node.nodeId(), node);
+                heard(node);
                 log.info("The {} node id:{} came back with its rank id:{} (this scheduler did not know it: restarted?)",
                         role.label(), node.nodeId(), rank);
                 return done(node, Registration.Kind.REREGISTERED, null);
@@ -120,15 +130,15 @@ public class NodeRegistry {
      */
     public synchronized ClusterView heartbeat(String nodeId) {
         NodeInfo node = require(nodeId);
-        long now = clock.millis();
-        NodeInfo updated = node.withHeartbeat(now);
+        Duration silent = silentFor(nodeId, monotonic.nanos());
+        NodeInfo updated = node.withHeartbeat(clock.millis());
         if (node.state() == NodeState.DEAD) {
             updated = updated.withState(NodeState.ALIVE);
             epoch++;
             log.info("Node {} ({} rank {}) heartbeat resumed after {} ms, marked ALIVE (epoch {})", nodeId,
-                    node.role().label(), node.rank(), now - node.lastHeartbeatMillis(), epoch);
+                    node.role().label(), node.rank(), silent.toMillis(), epoch);
         }
-        nodes.put(nodeId, updated);
+        heard(updated);
         if (node.state() == NodeState.DEAD) {
             publish();
         }
@@ -183,28 +193,49 @@ public class NodeRegistry {
     }
 
     /**
-     * Marks every ALIVE node whose last heartbeat is older than {@code timeoutMillis} as DEAD, bumping
-     * the epoch once per node.
+     * A node the failure detector marked DEAD.
      *
-     * @param nowMillis     the current time
-     * @param timeoutMillis the heartbeat timeout
-     * @return the nodes that were just marked DEAD, as they were before (their last heartbeat intact)
+     * @param node      the node as it was before (its last heartbeat intact)
+     * @param silentFor how long it had been silent, on the monotonic clock
      */
-    public synchronized List<NodeInfo> expireSilent(long nowMillis, long timeoutMillis) {
-        List<NodeInfo> expired = new ArrayList<>();
+    public record Silent(NodeInfo node, Duration silentFor) {
+    }
+
+    /**
+     * Marks every ALIVE node that has been silent for at least {@code timeout} (its last registration or
+     * heartbeat, on the monotonic clock) as DEAD, bumping the epoch once per node.
+     *
+     * @param nowNanos the monotonic clock's current reading
+     * @param timeout  the heartbeat timeout
+     * @return the nodes that were just marked DEAD
+     */
+    public synchronized List<Silent> expireSilent(long nowNanos, Duration timeout) {
+        List<Silent> expired = new ArrayList<>();
         for (NodeInfo node : nodes.values()) {
-            if (node.state() == NodeState.ALIVE && nowMillis - node.lastHeartbeatMillis() >= timeoutMillis) {
-                expired.add(node);
+            Duration silent = silentFor(node.nodeId(), nowNanos);
+            if (node.state() == NodeState.ALIVE && silent.compareTo(timeout) >= 0) {
+                expired.add(new Silent(node, silent));
             }
         }
-        for (NodeInfo node : expired) {
-            nodes.put(node.nodeId(), node.withState(NodeState.DEAD));
+        for (Silent s : expired) {
+            nodes.put(s.node().nodeId(), s.node().withState(NodeState.DEAD));
             epoch++;
         }
         if (!expired.isEmpty()) {
             publish();
         }
         return expired;
+    }
+
+    private Duration silentFor(String nodeId, long nowNanos) {
+        Long heard = heardNanos.get(nodeId);
+        return heard == null ? Duration.ZERO : Duration.ofNanos(nowNanos - heard);
+    }
+
+    /** Stores the node and stamps now, on the monotonic clock, as when it was last heard from. */
+    private void heard(NodeInfo node) {
+        nodes.put(node.nodeId(), node);
+        heardNanos.put(node.nodeId(), monotonic.nanos());
     }
 
     /** @return an immutable snapshot of the cluster */
@@ -287,7 +318,7 @@ public class NodeRegistry {
         }
         NodeInfo node = new NodeInfo(previous.nodeId(), previous.role(), previous.rank(), request.host(),
                 request.rsocketPort(), request.httpPort(), NodeState.ALIVE, clock.millis());
-        nodes.put(node.nodeId(), node);
+        heard(node);
         log.info("The {} node id:{}, re-registered with rank id:{}", node.role().label(), node.nodeId(), node.rank());
         return done(node, Registration.Kind.REREGISTERED, null);
     }
@@ -295,10 +326,11 @@ public class NodeRegistry {
     private NodeInfo store(RegisterRequest request, int rank, String replacedNodeId) {
         if (replacedNodeId != null) {
             nodes.remove(replacedNodeId);
+            heardNanos.remove(replacedNodeId);
         }
         NodeInfo node = new NodeInfo(freshId(request.role(), rank), request.role(), rank, request.host(),
                 request.rsocketPort(), request.httpPort(), NodeState.ALIVE, clock.millis());
-        nodes.put(node.nodeId(), node);
+        heard(node);
         return node;
     }
 

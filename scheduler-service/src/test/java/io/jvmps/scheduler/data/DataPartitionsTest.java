@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DataPartitionsTest {
     private final MutableClock clock = new MutableClock(Instant.EPOCH);
-    private final NodeRegistry registry = new NodeRegistry(new ClusterProperties(1, 2, 3), clock,
+    private final NodeRegistry registry = new NodeRegistry(new ClusterProperties(1, 2, 3), clock, clock,
             new NodeIdGenerator(new Random(5)));
     private final DataPartitions data = new DataPartitions(registry);
 
@@ -62,7 +62,7 @@ class DataPartitionsTest {
         String w1 = registry.register(Requests.worker()).node().nodeId();
         PartitionLease lost = data.next(first(w0));
         PartitionLease other = data.next(first(w1));
-        registry.expireSilent(10_000, 5_000);
+        registry.expireSilent(java.time.Duration.ofSeconds(10).toNanos(), java.time.Duration.ofSeconds(5));
         registry.heartbeat(w1); // w0 stays DEAD
         PartitionLease next = data.next(new PartitionRequest(w1, 2, 4, other.epoch(), other.partition()));
         assertThat(next.epoch() + ":" + next.partition()).as("the dead worker's partition comes back first")

@@ -31,7 +31,7 @@ class FailureDetectorTest {
 
     @BeforeEach
     void setUp() {
-        registry = new NodeRegistry(new ClusterProperties(1, 1), clock, new NodeIdGenerator(new Random(1)));
+        registry = new NodeRegistry(new ClusterProperties(1, 1), clock, clock, new NodeIdGenerator(new Random(1)));
         SchedulerProperties props = new SchedulerProperties("127.0.0.1", 8080, Duration.ofSeconds(30),
                 Duration.ofSeconds(1), 1L);
         detector = new FailureDetector(registry, clock, props);
@@ -82,6 +82,22 @@ class FailureDetectorTest {
         registry.heartbeat(server);
         assertThat(registry.require(server).state()).isEqualTo(NodeState.ALIVE);
         assertThat(registry.epoch()).isEqualTo(epoch + 1);
+    }
+
+    @Test
+    void aStepOfTheHostsDateMarksNobodyDeadOrAlive() {
+        clock.setDate(Instant.parse("2024-01-01T05:00:00Z"));
+        assertThat(detector.check()).as("the date jumped 5 hours, no time passed").isEmpty();
+        clock.setDate(Instant.parse("2023-12-31T00:00:00Z"));
+        clock.advance(Duration.ofSeconds(29));
+        assertThat(detector.check()).as("the date stepped back a day, 29 s passed").isEmpty();
+        registry.heartbeat(server);
+        assertThat(registry.require(server).state()).isEqualTo(NodeState.ALIVE);
+        assertThat(registry.require(worker).state()).isEqualTo(NodeState.ALIVE);
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(detector.check()).as("30 s of real silence, whatever the date says")
+                .extracting(NodeInfo::nodeId).containsExactly(worker);
     }
 
     @Test

@@ -26,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @ExtendWith(OutputCaptureExtension.class)
 class JobTrackerTest {
-    private final NodeRegistry registry = new NodeRegistry(new ClusterProperties(1, 2),
-            new MutableClock(Instant.EPOCH), new NodeIdGenerator(new Random(3)));
     private final MutableClock clock = new MutableClock(Instant.EPOCH);
+    private final NodeRegistry registry = new NodeRegistry(new ClusterProperties(1, 2),
+            new MutableClock(Instant.EPOCH), clock, new NodeIdGenerator(new Random(3)));
     private final JobTracker tracker = new JobTracker(registry, clock);
 
     @Test
@@ -70,7 +70,7 @@ class JobTrackerTest {
         registry.register(Requests.server(9000));
         String w0 = registry.register(Requests.worker()).node().nodeId();
         registry.register(Requests.worker());
-        registry.expireSilent(10_000, 5_000); // every node silent: all DEAD
+        registry.expireSilent(java.time.Duration.ofSeconds(10).toNanos(), java.time.Duration.ofSeconds(5)); // every node silent: all DEAD
         registry.heartbeat(w0); // the survivor is ALIVE again; worker 1 stays DEAD
         assertThat(tracker.status().state()).as("no result yet").isNotEqualTo("FINISHED");
         tracker.result(new ResultReport(w0, 80, 100, 1));
@@ -81,7 +81,7 @@ class JobTrackerTest {
     @Test
     void aScaleOutWorkerGetsTheNextRankAndTheJobWaitsForItsResultToo() {
         NodeRegistry elastic = new NodeRegistry(new ClusterProperties(1, 2, 3), new MutableClock(Instant.EPOCH),
-                new NodeIdGenerator(new Random(4)));
+                clock, new NodeIdGenerator(new Random(4)));
         JobTracker job = new JobTracker(elastic, clock);
         elastic.register(Requests.server(9000));
         String w0 = elastic.register(Requests.worker()).node().nodeId();

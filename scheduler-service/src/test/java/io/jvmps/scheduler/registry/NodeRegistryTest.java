@@ -28,7 +28,7 @@ class NodeRegistryTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2024-01-01T00:00:00Z"));
 
     private NodeRegistry registry(int servers, int workers) {
-        return new NodeRegistry(new ClusterProperties(servers, workers), clock, new NodeIdGenerator(new Random(7)));
+        return new NodeRegistry(new ClusterProperties(servers, workers), clock, clock, new NodeIdGenerator(new Random(7)));
     }
 
     @Test
@@ -96,7 +96,7 @@ class NodeRegistryTest {
         registry.register(Requests.server(9000));
         Registration second = registry.register(Requests.server(9001));
         String id = second.node().nodeId();
-        registry.expireSilent(clock.millis() + 60_000, 30_000);
+        registry.expireSilent(clock.nanos() + Duration.ofSeconds(60).toNanos(), Duration.ofSeconds(30));
         assertThat(registry.require(id).state()).isEqualTo(NodeState.DEAD);
         long epochBefore = registry.epoch();
         clock.advance(Duration.ofMinutes(1));
@@ -205,7 +205,7 @@ class NodeRegistryTest {
         String w1 = registry.register(Requests.worker()).node().nodeId();
         clock.advance(Duration.ofSeconds(10));
         registry.heartbeat(registry.view().workers().get(0).nodeId());
-        registry.expireSilent(clock.millis(), 5_000);
+        registry.expireSilent(clock.nanos(), Duration.ofSeconds(5));
         assertThat(registry.require(w1).state()).isEqualTo(NodeState.DEAD);
         long epochBefore = registry.epoch();
 
