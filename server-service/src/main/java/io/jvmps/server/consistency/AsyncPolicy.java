@@ -28,7 +28,7 @@ public final class AsyncPolicy implements ConsistencyPolicy {
     /** @param context store, optimizer, worker count and pull deadline */
     public AsyncPolicy(PolicyContext context) {
         this.workers = context.workers();
-        this.updater = new SliceUpdater(context.optimizer(), context.listener());
+        this.updater = SliceUpdater.optimizing(context.optimizer(), context.listener());
         this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
         this.clocks = new WorkerClocks(workers, "step");
     }

@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * GEO-SGD (Paddle's geo mode): workers train locally and push parameter deltas, one push per round.
- * A push's values are added to the slices as they are (no optimizer), and each applied push
- * advances the slice's version by one. The server keeps each worker's round clock (rounds it pushed
+ * A push's values are added to the slices as they are (no optimizer, {@link SliceUpdater#adding}), and each
+ * applied push advances the slice's version by one, so checkpoints are due every {@code every-steps} pushes
+ * as in the other modes. The server keeps each worker's round clock (rounds it pushed
  * here; see {@link WorkerClocks}). A pull with {@code minVersion = r > 0} waits until every live worker
  * ({@link LiveWorkers}: a rank the scheduler marked DEAD or FINISHED holds nobody back) has pushed r
  * rounds here; 0 waits only for initialisation. A worker's rounds must increase ({@code WRONG_STEP},
@@ -29,15 +30,19 @@ public final class GeoPolicy implements ConsistencyPolicy {
     private final WorkerClocks rounds;
     private final LiveWorkers live;
     private final StalenessGate gate;
-    private final LongAdder applied = new LongAdder();
+    private final SliceUpdater updater;
     private final LongAdder pushes = new LongAdder();
 
-    /** @param context store, worker count, live workers and pull deadline (the optimizer is not used) */
+    /**
+     * @param context store, worker count, live workers, pull deadline and the update listener (the checkpointer,
+     *                told of every added delta as in the other modes); the optimizer is not used
+     */
     public GeoPolicy(PolicyContext context) {
         this.workers = context.workers();
         this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
         this.rounds = new WorkerClocks(workers, "round");
         this.live = context.liveWorkers();
+        this.updater = SliceUpdater.adding(context.listener());
         this.gate = new StalenessGate(rounds, live);
         live.onChange(gate::wake);
     }
@@ -56,10 +61,7 @@ public final class GeoPolicy implements ConsistencyPolicy {
             rounds.advance(push.sender(), push.step(), WorkerClocks.UNBOUNDED);
             boolean held = rounds.alreadyApplied(push.sender(), push.step());
             for (GradientPush.SliceGradient g : held ? List.<GradientPush.SliceGradient>of() : locked) {
-                DenseSlice slice = g.slice();
-                slice.values().addi(g.gradient());
-                slice.advanceVersion();
-                applied.increment();
+                updater.apply(g.slice(), g.gradient());
             }
             pushes.increment();
         } finally {
@@ -84,7 +86,7 @@ public final class GeoPolicy implements ConsistencyPolicy {
 
     @Override
     public long updatesApplied() {
-        return applied.sum();
+        return updater.applied();
     }
 
     @Override

@@ -42,7 +42,7 @@ public final class SspPolicy implements ConsistencyPolicy {
         }
         this.workers = context.workers();
         this.staleness = context.staleness();
-        this.updater = new SliceUpdater(context.optimizer(), context.listener());
+        this.updater = SliceUpdater.optimizing(context.optimizer(), context.listener());
         this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
         this.clocks = new WorkerClocks(workers, "step");
         this.live = context.liveWorkers();

@@ -51,7 +51,7 @@ public final class SyncPolicy implements ConsistencyPolicy {
     SyncPolicy(PolicyContext context, LongSupplier ticker) {
         this.ticker = ticker;
         this.workers = context.workers();
-        this.updater = new SliceUpdater(context.optimizer(), context.listener());
+        this.updater = SliceUpdater.optimizing(context.optimizer(), context.listener());
         this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
         this.live = context.liveWorkers();
         this.store = context.store();

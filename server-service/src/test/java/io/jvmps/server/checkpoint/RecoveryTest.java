@@ -10,6 +10,7 @@ import io.jvmps.common.sharding.Slice;
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.consistency.AsyncPolicy;
 import io.jvmps.server.consistency.ConsistencyPolicy;
+import io.jvmps.server.consistency.GeoPolicy;
 import io.jvmps.server.consistency.GradientPush;
 import io.jvmps.server.consistency.PolicyContext;
 import io.jvmps.server.consistency.SyncPolicy;
@@ -143,6 +144,46 @@ class RecoveryTest {
         push(policy, store, map, 1, 1);
         push(policy, store, map, 0, 3);
         assertThat(store.require(map.slices().get(0).key()).version()).isEqualTo(6);
+        checkpointer.close();
+    }
+
+    @Test
+    void geoDeltasAreCheckpointedWhileTrainingAndARollbackRestoresTheirSumAndTheRoundClocks() throws Exception {
+        DenseStore store = new DenseStore();
+        DeclaredModel model = new DeclaredModel(1);
+        ShardMap map = model.declare(MODEL);
+        Map<Long, INDArray> init = new HashMap<>();
+        for (Slice s : map.slices()) {
+            init.put(s.key(), Nd4j.zeros(DataType.FLOAT, s.length()));
+        }
+        store.initialize(init);
+        Optimizer sgd = OptimizerType.SGD.create(new OptimizerSettings(0.1, 0, false, 0.9, 0.999, 1e-8));
+        ServerIdentity identity = ServerIdentity.standalone(0);
+        Checkpointer checkpointer = new Checkpointer(new CheckpointStore(dir, Clock.systemUTC()),
+                new Checkpointer.Schedule(4, Duration.ZERO, 3), store, model, identity, sgd, "SGD", Clock.systemUTC());
+        GeoPolicy policy = new GeoPolicy(new PolicyContext(store, sgd, 2, Duration.ofSeconds(30), 0, checkpointer));
+        checkpointer.recordClocks(policy::workerClocks);
+        Recovery recovery = new Recovery(checkpointer, store, model, policy, identity, -1, null, null);
+        recovery.declared("server-a");
+
+        int[][] rounds = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}}; // (worker, round); the 4th push: checkpoint 4
+        for (int[] r : rounds) {
+            push(policy, store, map, r[0], r[1]);
+        }
+        checkpointer.drain();
+        assertThat(checkpointer.files().stepsNewestFirst()).as("written while training, not at shutdown")
+                .containsExactly(4L);
+        Slice first = map.slices().get(0);
+        // deltas added as they are (no learning rate): 0.1 * (round + 1) per push, rounds 0, 0, 1, 1
+        assertThat(checkpointer.files().load(4).parts().get(0).slices()).hasSize(map.slices().size())
+                .allSatisfy(c -> assertThat(c.values()[0]).isCloseTo(0.6f, org.assertj.core.data.Offset.offset(1e-6f)));
+
+        assertThat(recovery.handle(new RecoverRequest("server-b", 4)).rolledBack()).isTrue();
+
+        assertThat(values(store, first)[0]).isCloseTo(0.6f, org.assertj.core.data.Offset.offset(1e-6f));
+        assertThat(policy.workerClocks()).as("both workers had pushed rounds 0 and 1 by push 4").containsExactly(2L, 2L);
+        push(policy, store, map, 0, 2);
+        assertThat(store.require(first.key()).version()).isEqualTo(5);
         checkpointer.close();
     }
 
