@@ -4,12 +4,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Row storage of one table: fixed-size blocks of flat float arrays, each row {@code stride} floats
+ * Row storage of one table: blocks of flat float arrays, each row {@code stride} floats
  * ({@code [values | optimizer state slots]}), with the row's id and update count in parallel primitive
- * arrays. No object per row. Rows are appended and never moved. Not thread-safe: the table's lock guards it.
+ * arrays. No object per row. Every block but the last holds {@code rowsPerBlock} rows (about 1 M floats); the
+ * last starts at {@value #FIRST_ROWS} rows and doubles until it is full, so a small table holds (and is charged
+ * for) little more than its rows. A row's index never changes; growing the last block copies its arrays, so
+ * callers re-read {@link #block} after an append. Not thread-safe: the table's lock guards it.
  */
 final class RowBlocks {
     private static final int TARGET_BLOCK_FLOATS = 1 << 20;
+    /** Rows a new block starts with. */
+    static final int FIRST_ROWS = 16;
     /** Index bytes charged per row for the id-to-row map (16 bytes per entry at a 0.65 load factor, rounded up). */
     static final int INDEX_BYTES_PER_ROW = 32;
 
@@ -21,6 +26,8 @@ final class RowBlocks {
     private final List<long[]> ids = new ArrayList<>();
     private final List<int[]> steps = new ArrayList<>();
     private int rows;
+    /** Rows the last block's arrays hold. */
+    private int lastCapacity;
 
     RowBlocks(int dim, int stateSlots, float initialState) {
         this.dim = dim;
@@ -29,24 +36,59 @@ final class RowBlocks {
         this.initialState = initialState;
     }
 
-    /** @return bytes one more block costs, index included */
-    long blockBytes() {
-        return (long) rowsPerBlock * ((long) stride * 4 + 8 + 4 + INDEX_BYTES_PER_ROW);
+    /** @return bytes one row of capacity costs: values and state, id, update count and its index entry */
+    private long rowBytes() {
+        return (long) stride * 4 + 8 + 4 + INDEX_BYTES_PER_ROW;
     }
 
-    /** @return how many new blocks appending {@code newRows} rows needs */
-    int blocksFor(int newRows) {
-        long capacity = (long) values.size() * rowsPerBlock;
-        long needed = rows + (long) newRows - capacity;
-        return needed <= 0 ? 0 : (int) ((needed + rowsPerBlock - 1) / rowsPerBlock);
+    /** @return bytes the allocated capacity holds (what the table is charged for) */
+    long heldBytes() {
+        return capacity() * rowBytes();
+    }
+
+    /** @return bytes more the capacity needs to hold {@code newRows} more rows (0 when they fit) */
+    long bytesFor(int newRows) {
+        long needed = rows + (long) newRows;
+        long capacity = capacity();
+        int blocks = values.size();
+        int last = lastCapacity;
+        while (capacity < needed) { // the same steps as grow(), without allocating
+            if (blocks == 0 || last == rowsPerBlock) {
+                blocks++;
+                last = Math.min(FIRST_ROWS, rowsPerBlock);
+                capacity += last;
+            } else {
+                int grown = Math.min(2 * last, rowsPerBlock);
+                capacity += grown - last;
+                last = grown;
+            }
+        }
+        return (capacity - capacity()) * rowBytes();
+    }
+
+    private long capacity() {
+        return values.isEmpty() ? 0 : (long) (values.size() - 1) * rowsPerBlock + lastCapacity;
+    }
+
+    private void grow() {
+        if (values.isEmpty() || lastCapacity == rowsPerBlock) {
+            lastCapacity = Math.min(FIRST_ROWS, rowsPerBlock);
+            values.add(new float[lastCapacity * stride]);
+            ids.add(new long[lastCapacity]);
+            steps.add(new int[lastCapacity]);
+            return;
+        }
+        int last = values.size() - 1;
+        lastCapacity = Math.min(2 * lastCapacity, rowsPerBlock);
+        values.set(last, java.util.Arrays.copyOf(values.get(last), lastCapacity * stride));
+        ids.set(last, java.util.Arrays.copyOf(ids.get(last), lastCapacity));
+        steps.set(last, java.util.Arrays.copyOf(steps.get(last), lastCapacity));
     }
 
     /** Appends a row whose values are already in {@code initial[offset .. offset + dim)}; returns its index. */
     int append(long id, float[] initial, int offset) {
-        if (rows == values.size() * rowsPerBlock) {
-            values.add(new float[rowsPerBlock * stride]);
-            ids.add(new long[rowsPerBlock]);
-            steps.add(new int[rowsPerBlock]);
+        if (rows == capacity()) {
+            grow();
         }
         int row = rows++;
         float[] block = block(row);
@@ -105,6 +147,7 @@ final class RowBlocks {
         ids.clear();
         steps.clear();
         rows = 0;
+        lastCapacity = 0;
     }
 
     /** Appends row {@code index} of a snapshot as it is: values, optimizer state and update count. */
@@ -113,9 +156,5 @@ final class RowBlocks {
         System.arraycopy(from.data(), index * stride, block(row), offset(row), stride);
         steps.get(row / rowsPerBlock)[row % rowsPerBlock] = from.steps()[index];
         return row;
-    }
-
-    int blocks() {
-        return values.size();
     }
 }

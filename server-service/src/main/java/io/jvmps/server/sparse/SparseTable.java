@@ -94,9 +94,9 @@ public final class SparseTable {
                     mine++;
                 }
             }
-            int newBlocks = blocks.blocksFor(mine);
-            if (newBlocks > 0) {
-                budget.reserve(newBlocks * blocks.blockBytes(), "sparse table '" + spec.name() + "' creating its "
+            long more = blocks.bytesFor(mine);
+            if (more > 0) {
+                budget.reserve(more, "sparse table '" + spec.name() + "' creating its "
                         + mine + " initial rows on this server");
             }
             float[] initial = new float[dim];
@@ -172,9 +172,9 @@ public final class SparseTable {
                 fresh++;
             }
         }
-        int newBlocks = blocks.blocksFor(fresh);
-        if (newBlocks > 0) {
-            budget.reserve(newBlocks * blocks.blockBytes(), "sparse push to '" + spec.name() + "' creating "
+        long more = blocks.bytesFor(fresh);
+        if (more > 0) {
+            budget.reserve(more, "sparse push to '" + spec.name() + "' creating "
                     + fresh + " rows");
         }
     }
@@ -225,14 +225,14 @@ public final class SparseTable {
         }
         lock.writeLock().lock();
         try {
-            budget.release(blocks.blocks() * blocks.blockBytes());
+            budget.release(blocks.heldBytes());
             blocks.clear();
             rowOf.clear();
             updates = mine == null ? 0 : mine.updates();
             if (mine == null) {
                 return;
             }
-            budget.reserve(blocks.blocksFor(mine.rows()) * blocks.blockBytes(), "sparse table '" + spec.name()
+            budget.reserve(blocks.bytesFor(mine.rows()), "sparse table '" + spec.name()
                     + "' restoring " + mine.rows() + " rows from a checkpoint");
             for (int i = 0; i < mine.rows(); i++) {
                 rowOf.put(mine.ids()[i], blocks.appendCopy(mine, i));
@@ -257,11 +257,11 @@ public final class SparseTable {
         }
     }
 
-    /** @return bytes reserved by this table's blocks */
+    /** @return bytes reserved by this table's blocks: its rows' capacity, at most twice its rows or one block more */
     public long bytes() {
         lock.readLock().lock();
         try {
-            return blocks.blocks() * blocks.blockBytes();
+            return blocks.heldBytes();
         } finally {
             lock.readLock().unlock();
         }

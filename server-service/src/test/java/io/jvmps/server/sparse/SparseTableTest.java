@@ -104,12 +104,37 @@ class SparseTableTest {
 
     @Test
     void theMemoryCapRefusesAPushWholeAndNamesTheSetting() {
-        SparseTables small = tables(1000);
+        SparseTables small = tables(500); // a first block of 16 rows of dim 4 needs 960 bytes
         SparseTable table = small.declare(new SparseTableSpec("emb", 4, 1, 0.1f, null));
         assertThatThrownBy(() -> table.push(new long[] {1}, new float[4], UpdateKind.GRADIENT))
-                .hasMessageContaining("[RESOURCE_EXHAUSTED]").hasMessageContaining("ps.sparse.max-bytes=1000");
+                .hasMessageContaining("[RESOURCE_EXHAUSTED]").hasMessageContaining("ps.sparse.max-bytes=500");
         assertThat(table.rows()).isZero();
         assertThat(small.budget().used()).isZero();
+    }
+
+    @Test
+    void aSmallTableIsChargedForItsRowsNotForAWholeBlock() {
+        SparseTables all = tables(1L << 30);
+        SparseTable table = all.declare(new SparseTableSpec("tiny", 4, 1, 0.1f, "ADAM"));
+        float[] grads = new float[8];
+        Arrays.fill(grads, 0.5f);
+        table.push(new long[] {1, 2}, grads, UpdateKind.GRADIENT);
+        float[] trained = pull(table, 1, 2);
+        long perRow = 4 * 4 * 3 + 8 + 4 + 32; // values and two Adam slots, id, update count, index entry
+        assertThat(table.bytes()).as("2 rows of dim 4 (it charged 15 MiB)").isEqualTo(RowBlocks.FIRST_ROWS * perRow);
+        assertThat(all.budget().used()).isEqualTo(table.bytes());
+
+        long[] ids = new long[40];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = 100 + i;
+        }
+        table.push(ids, new float[ids.length * 4], UpdateKind.GRADIENT);
+        assertThat(table.rows()).isEqualTo(42);
+        assertThat(table.bytes()).as("grown 16 -> 32 -> 64 rows").isEqualTo(64 * perRow);
+        assertThat(all.budget().used()).isEqualTo(table.bytes());
+        assertThat(pull(table, 1, 2)).as("rows kept their trained values through the growth").containsExactly(trained);
+        assertThat(trained).as("and they were trained").doesNotContain(pull(tables(1L << 30)
+                .declare(new SparseTableSpec("tiny", 4, 1, 0.1f, "ADAM")), 1, 2)[0]);
     }
 
     @Test
