@@ -91,8 +91,8 @@ public final class DataPathResponder implements RSocket {
                 return spring.requestChannel(all);
             }
             // a requester with nothing to send still sends one payload, for the route: metadata, no data (as Spring's
-            // dispatch does, such payloads carry no frame)
-            return answer(dense.push(all.filter(DataPathResponder::carriesData)
+            // dispatch does, such payloads carry no frame); the filter's discard hook below releases them, once
+            return answer(dense.push(all.filter(p -> p.data().isReadable())
                     .map(p -> PayloadUtils.retainDataAndReleasePayload(p, buffers))
                     .doOnDiscard(Payload.class, io.netty.util.ReferenceCountUtil::safeRelease))).flux();
         });
@@ -121,14 +121,6 @@ public final class DataPathResponder implements RSocket {
     @Override
     public Mono<Void> onClose() {
         return spring.onClose();
-    }
-
-    private static boolean carriesData(Payload payload) {
-        if (payload.data().isReadable()) {
-            return true;
-        }
-        payload.release();
-        return false;
     }
 
     private static Mono<Payload> answer(Mono<PushAck> ack) {

@@ -73,11 +73,15 @@ public class DenseController {
         this.metrics = metrics;
     }
 
-    /** Route {@value Routes#DENSE_INIT}: creates absent slices with the streamed values. */
+    /**
+     * Route {@value Routes#DENSE_INIT}: creates absent slices with the streamed values. The sender must be one of
+     * the job's worker ranks, as for a push and a pull.
+     */
     @MessageMapping(Routes.DENSE_INIT)
     public Mono<PushAck> init(Flux<DataBuffer> inbound) {
         return metrics.timeInit(reader.read(inbound, this::initLength).map(tensors -> {
             requireSlices(tensors, "an init");
+            io.jvmps.server.consistency.SenderCheck.check(tensors.get(0).sender(), liveWorkers.ranks());
             if (tensors.get(0).step() != -1) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, "init frames carry step -1, got step "
                         + tensors.get(0).step() + " (a push goes to " + Routes.DENSE_PUSH + ")");

@@ -230,6 +230,37 @@ class HostileClientTest {
     }
 
     @Test
+    void anInitFromARankOutsideTheJobIsRefusedAndCreatesNothing(CapturedOutput output) {
+        long key = SliceKey.of(73, 0);
+        for (int sender : new int[] {1, 7, -1, Integer.MAX_VALUE}) { // the job has one worker: rank 0
+            assertThatThrownBy(() -> requester.route(Routes.DENSE_INIT)
+                    .data(Flux.fromIterable(TestTensors.frames(-1, sender, tensor(key, 1, 2))), DataBuffer.class)
+                    .retrieveFlux(PushAck.class).blockLast(WAIT))
+                    .hasMessageStartingWith("[INVALID_ARGUMENT] sender rank " + sender + " is outside the job's workers");
+            assertThat(store.get(key)).as("sender " + sender + ": nothing created").isNull();
+        }
+        requester.route(Routes.DENSE_INIT).data(Flux.fromIterable(TestTensors.frames(-1, 0, tensor(key, 1, 2))),
+                DataBuffer.class).retrieveFlux(PushAck.class).blockLast(WAIT);
+        assertThat(store.get(key)).as("rank 0 may").isNotNull();
+        assertThat(output.getAll()).doesNotContain("\tat ");
+    }
+
+    @Test
+    void aPushOrInitWhosePayloadIsEmptyGetsACodedErrorAndNoDoubleRelease(CapturedOutput output) {
+        var client = requester.rsocketClient();
+        for (String route : List.of(Routes.DENSE_PUSH, Routes.DENSE_INIT)) {
+            assertThatThrownBy(() -> client.requestChannel(Flux.just(payload("", routed(route)))).blockLast(WAIT))
+                    .as(route + " as a channel").hasMessageStartingWith("[");
+        }
+        assertThatThrownBy(() -> client.requestResponse(Mono.fromSupplier(() -> payload("", routed(Routes.DENSE_PUSH))))
+                .block(WAIT)).as("a push as a request-response").hasMessageStartingWith("[");
+        assertThat(requester.route(Routes.SERVER_STATUS).retrieveMono(String.class).block(WAIT))
+                .as("the same connection still serves").contains("\"rank\"");
+        assertThat(output.getAll()).doesNotContain("\tat ").doesNotContain(" ERROR ")
+                .doesNotContain("IllegalReferenceCountException");
+    }
+
+    @Test
     void malformedMetadataMissingRoutesAndWrongInteractionsGetCodedErrorsAndNoStackTrace(CapturedOutput output) {
         var client = requester.rsocketClient();
         assertCoded(client.requestResponse(Mono.fromSupplier(() ->
