@@ -70,6 +70,7 @@ public class SchedulerSession implements AutoCloseable {
      * @param timeout     overall deadline
      * @param retryInterval pause between attempts
      * @return the registration
+     * @throws JobFailedException when the job has already FAILED: the caller must not train
      */
     public RegisterResponse register(int httpPort, int rsocketPort, Duration timeout, Duration retryInterval) {
         this.httpPort = httpPort;
@@ -82,6 +83,9 @@ public class SchedulerSession implements AutoCloseable {
                 latestView = registration.view();
                 log.info("Worker registered as {} with rank {} at scheduler {}", registration.nodeId(),
                         registration.rank(), client.base());
+                if (registration.jobFailure() != null) {
+                    throw new JobFailedException(registration.jobFailure());
+                }
                 heartbeats.scheduleWithFixedDelay(this::beat, heartbeatInterval.toMillis(),
                         heartbeatInterval.toMillis(), TimeUnit.MILLISECONDS);
                 return registration;
@@ -167,6 +171,25 @@ public class SchedulerSession implements AutoCloseable {
                 log.warn("could not report the result yet ({}); retrying in {} ms", e.getMessage(), interval.toMillis());
                 LockSupport.parkNanos(interval.toNanos());
             }
+        }
+    }
+
+    /**
+     * Tells the scheduler that the job cannot go on (best effort: a scheduler that cannot be reached is logged);
+     * the first such report marks the job FAILED with {@code reason}, and later workers do not start training.
+     *
+     * @param reason what was lost, for operators
+     */
+    public void failJob(String reason) {
+        RegisterResponse reg = registration;
+        if (reg == null) {
+            return;
+        }
+        try {
+            client.reportJobFailure(new io.jvmps.common.protocol.JobFailure(reg.nodeId(),
+                    reason.length() > 2000 ? reason.substring(0, 2000) : reason));
+        } catch (RuntimeException e) {
+            log.warn("Could not tell the scheduler at {} that the job cannot go on: {}", client.base(), e.getMessage());
         }
     }
 

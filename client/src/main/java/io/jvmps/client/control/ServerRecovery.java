@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  * rank's clock in the checkpoint, see {@link StepJoiner#scheduleStep}), so nobody trains on parameters the
  * servers no longer hold. Retries with backoff until the recovery timeout ({@code ps.worker.recovery-timeout}
  * in the stock worker); fails at once when
- * there is no checkpoint. Not thread-safe: the training thread uses it.
+ * there is no checkpoint ({@code STATE_LOST}: the job cannot go on). Not thread-safe: the training thread uses it.
  */
 public final class ServerRecovery {
     private static final Logger log = LoggerFactory.getLogger(ServerRecovery.class);
@@ -143,7 +143,8 @@ public final class ServerRecovery {
      * @param cause            the error that interrupted training
      * @param keepDoneRollback resume from a rollback every server already did for this server set, if any
      * @return the resumed state
-     * @throws PsException INVALID_ARGUMENT when there is no checkpoint to return to, TIMEOUT past the deadline
+     * @throws PsException STATE_LOST when there is no checkpoint to return to (or a replaced server has none to
+     *                     restore), TIMEOUT past the deadline
      */
     private Resumed recover(PsException cause, boolean keepDoneRollback) {
         Instant deadline = clock.instant().plus(timeout);
@@ -168,9 +169,9 @@ public final class ServerRecovery {
                 }
                 long latest = control.latestCheckpoint();
                 if (latest < 0) {
-                    throw new PsException(ErrorCode.INVALID_ARGUMENT, "lost a server and there is no complete "
-                            + "checkpoint to roll back to (set ps.checkpoint.dir and ps.checkpoint.every-steps on "
-                            + "the servers); cause: " + cause.getMessage());
+                    throw new PsException(ErrorCode.STATE_LOST, "lost a server and there is no complete "
+                            + "checkpoint to roll back to (set ps.checkpoint.dir, shared by every server, and "
+                            + "ps.checkpoint.every-steps); cause: " + cause.getMessage());
                 }
                 long done = keepDoneRollback ? control.rolledBackTo() : -1;
                 long step = done >= 0 ? done : control.rollBack(latest);
@@ -179,7 +180,7 @@ public final class ServerRecovery {
                 if (connections != null) {
                     connections.close();
                 }
-                if (e.code() == ErrorCode.INVALID_ARGUMENT) {
+                if (e.code() == ErrorCode.INVALID_ARGUMENT || e.code() == ErrorCode.STATE_LOST) {
                     throw e;
                 }
                 last = e;

@@ -144,6 +144,11 @@ public final class SchedulerClient {
         return send("POST", "/api/v1/data/partitions", request, io.jvmps.common.protocol.PartitionLease.class);
     }
 
+    /** Reports that the job cannot go on; the scheduler marks it FAILED with the first reason it gets. */
+    public void reportJobFailure(io.jvmps.common.protocol.JobFailure failure) {
+        send("POST", "/api/v1/job/failure", failure, Void.class);
+    }
+
     /** @return the job status */
     public JobStatus job() {
         return send("GET", "/api/v1/job", null, JobStatus.class);

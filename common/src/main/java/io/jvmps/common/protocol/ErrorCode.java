@@ -39,5 +39,11 @@ public enum ErrorCode {
      * The server rolled its parameters back to a checkpoint (a server of the job was replaced) while
      * this request waited or after it was sent; the worker recovers and resumes at the checkpoint's step.
      */
-    ROLLED_BACK
+    ROLLED_BACK,
+    /**
+     * A server that replaced a lost one of a running job has no checkpoint to restore the lost parameters
+     * from: they are gone, and creating them afresh would mix new values into a trained model. The job
+     * cannot go on; it is marked FAILED and must be started again.
+     */
+    STATE_LOST
 }

@@ -7,5 +7,7 @@ public enum JobState {
     /** Everyone registered; not every worker has reported a final result. */
     RUNNING,
     /** Every expected worker reported a final result or was dropped (DEAD) while the others finished. */
-    FINISHED
+    FINISHED,
+    /** A node reported that the job cannot go on (e.g. a server's parameters were lost without a checkpoint). */
+    FAILED
 }

@@ -3,6 +3,7 @@ package io.jvmps.scheduler.progress;
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.cluster.NodeRole;
 import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.JobFailure;
 import io.jvmps.common.protocol.JobStatus;
 import io.jvmps.common.protocol.ProgressReport;
 import io.jvmps.common.protocol.PsException;
@@ -25,6 +26,7 @@ import java.util.TreeMap;
 @Component
 public class JobTracker {
     private static final Logger log = LoggerFactory.getLogger(JobTracker.class);
+    private static final int MAX_REASON_CHARS = 2000;
 
     private final NodeRegistry registry;
     private final Map<Integer, ProgressReport> progress = new TreeMap<>();
@@ -32,6 +34,7 @@ public class JobTracker {
     private final LossHistory history = new LossHistory(500);
     private final java.time.Clock clock;
     private boolean finishAnnounced;
+    private String failure;
 
     /**
      * @param registry resolves node ids to worker ranks
@@ -83,16 +86,50 @@ public class JobTracker {
         }
     }
 
-    /** @return the job's state, summed accuracy and latest progress per worker */
+    /**
+     * Ends the job: a node found that it cannot go on. The first report sets the state to FAILED with its
+     * reason (logged once at ERROR); later ones are logged at INFO and change nothing. A job that has already
+     * FINISHED stays so.
+     *
+     * @throws PsException UNKNOWN_KEY for an unregistered node id, INVALID_ARGUMENT for a blank or over-long reason
+     */
+    public synchronized void fail(JobFailure report) {
+        if (report == null) {
+            throw invalid("job failure body is required");
+        }
+        NodeInfo node = registry.require(report.nodeId());
+        String reason = report.reason() == null ? "" : report.reason().strip();
+        if (reason.isEmpty() || reason.length() > MAX_REASON_CHARS) {
+            throw invalid("field reason must say why the job cannot go on in 1 to " + MAX_REASON_CHARS
+                    + " characters, got " + reason.length());
+        }
+        String by = node.role().label() + " rank " + node.rank() + " (" + node.nodeId() + ")";
+        if (failure != null || finished()) {
+            log.info("The {} also reports the job cannot go on: {}", by, reason);
+            return;
+        }
+        failure = reason + " (reported by " + by + ")";
+        log.error("Job FAILED: {}", failure);
+    }
+
+    /** @return why the job failed, or null while it has not */
+    public synchronized String failure() {
+        return failure;
+    }
+
+    /** @return the job's state, summed accuracy, latest progress per worker and the failure, if any */
     public synchronized JobStatus status() {
         AccuracyTally tally = tally();
         int expectedWorkers = Math.max(registry.expected(NodeRole.WORKER), registry.registered(NodeRole.WORKER));
         return new JobStatus(state().name(), results.size(), expectedWorkers, tally.correct(), tally.total(),
-                tally.accuracy(), List.copyOf(progress.values()));
+                tally.accuracy(), List.copyOf(progress.values()), failure);
     }
 
     /** @return the job phase */
     public synchronized JobState state() {
+        if (failure != null) {
+            return JobState.FAILED;
+        }
         if (finished()) {
             return JobState.FINISHED;
         }

@@ -335,6 +335,7 @@ public class NodeRegistry {
     }
 
     private Registration done(NodeInfo node, Registration.Kind kind, String replaced) {
+        boolean startedBefore = startAnnounced;
         epoch++;
         registrations.merge(node.role(), 1L, Long::sum);
         ClusterView view = view();
@@ -342,7 +343,7 @@ public class NodeRegistry {
             startAnnounced = true;
             log.info("Start the scheduler node is successful!");
         }
-        return new Registration(node, kind, replaced, view);
+        return new Registration(node, kind, replaced, view, startedBefore);
     }
 
     private String freshId(NodeRole role, int rank) {

@@ -11,8 +11,9 @@ import io.jvmps.common.protocol.RegisterResponse;
  * @param kind           how the rank was obtained
  * @param replacedNodeId for {@link Kind#TAKEOVER}, the dead node whose rank was taken; otherwise null
  * @param view           the cluster view right after the registration
+ * @param jobStarted     whether every node of the job had registered before this registration
  */
-public record Registration(NodeInfo node, Kind kind, String replacedNodeId, ClusterView view) {
+public record Registration(NodeInfo node, Kind kind, String replacedNodeId, ClusterView view, boolean jobStarted) {
 
     /** How a registering node got its rank. */
     public enum Kind {
@@ -24,8 +25,11 @@ public record Registration(NodeInfo node, Kind kind, String replacedNodeId, Clus
         TAKEOVER
     }
 
-    /** @return the REST answer */
-    public RegisterResponse toResponse() {
-        return new RegisterResponse(node.nodeId(), node.rank(), view);
+    /**
+     * @param jobFailure why the job failed, or null
+     * @return the REST answer
+     */
+    public RegisterResponse toResponse(String jobFailure) {
+        return new RegisterResponse(node.nodeId(), node.rank(), view, jobStarted, jobFailure);
     }
 }

@@ -37,6 +37,13 @@ public class JobController {
         job.result(report);
     }
 
+    /** {@code POST /api/v1/job/failure}: a node reports that the job cannot go on; the first one ends it; 202. */
+    @PostMapping("/job/failure")
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    public void failure(@RequestBody io.jvmps.common.protocol.JobFailure report) {
+        job.fail(report);
+    }
+
     /** {@code GET /api/v1/job}: state, summed accuracy, latest progress per worker. */
     @GetMapping("/job")
     public JobStatus status() {

@@ -20,16 +20,24 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/nodes")
 public class NodeController {
     private final NodeRegistry registry;
+    private final io.jvmps.scheduler.progress.JobTracker job;
 
-    /** @param registry the membership table */
-    public NodeController(NodeRegistry registry) {
+    /**
+     * @param registry the membership table
+     * @param job      the job, whose failure (if any) every registration answer carries
+     */
+    public NodeController(NodeRegistry registry, io.jvmps.scheduler.progress.JobTracker job) {
         this.registry = registry;
+        this.job = job;
     }
 
-    /** {@code POST /api/v1/nodes}: registers a server or worker and returns its id, rank and the view. */
+    /**
+     * {@code POST /api/v1/nodes}: registers a server or worker and returns its id, rank, the view, whether the
+     * job had started, and why it failed if it did (such a node does not take part).
+     */
     @PostMapping
     public RegisterResponse register(@RequestBody RegisterRequest request) {
-        return registry.register(request).toResponse();
+        return registry.register(request).toResponse(job.failure());
     }
 
     /** {@code PUT /api/v1/nodes/{nodeId}/heartbeat}: records a heartbeat, returns the view. */

@@ -49,6 +49,7 @@ public class DenseController {
     private final java.time.Duration idleTimeout;
     private final io.jvmps.server.config.PushApply pushApply;
     private final SlicedPushes slicedPushes;
+    private final io.jvmps.server.checkpoint.LostState lostState;
 
     /** Wires the controller. */
     public DenseController(DenseStore store, ConsistencyPolicy policy, ChannelReader reader, SliceStreamer streamer,
@@ -56,7 +57,8 @@ public class DenseController {
                            io.jvmps.server.store.DeclaredModel model, io.jvmps.server.config.PsServerProperties server,
                            io.jvmps.server.consistency.LiveWorkers liveWorkers,
                            @org.springframework.beans.factory.annotation.Qualifier("pushApplier")
-                           java.util.concurrent.Executor pushApplier) {
+                           java.util.concurrent.Executor pushApplier, io.jvmps.server.checkpoint.LostState lostState) {
+        this.lostState = lostState;
         this.slicedPushes = new SlicedPushes(store, policy, ledger, reader, pushApplier);
         this.liveWorkers = liveWorkers;
         this.model = model;
@@ -88,6 +90,8 @@ public class DenseController {
             }
             Map<Long, INDArray> values = new LinkedHashMap<>();
             tensors.forEach(t -> values.put(t.key(), t.values()));
+            tensors.stream().filter(t -> store.get(t.key()) == null).findFirst()
+                    .ifPresent(t -> lostState.requireNotLost("an init of slice " + SliceKey.describe(t.key())));
             long fresh = tensors.stream().filter(t -> store.get(t.key()) == null).mapToLong(t -> 4L * t.values().length())
                     .sum();
             requireRoom(fresh, "this init of " + tensors.size() + " slice(s)");
@@ -153,7 +157,7 @@ public class DenseController {
                     + request.minVersion()));
         }
         io.jvmps.server.consistency.SenderCheck.check(request.sender(), liveWorkers.ranks());
-        PullKeys.requireKnown(request.keys(), store, model, identity); // both throw inside the flatMap: an error signal
+        PullKeys.requireKnown(request.keys(), store, model, identity, lostState); // both throw inside the flatMap
         return policy.awaitReady(request.sender(), request.keys(), request.minVersion());
     }
 

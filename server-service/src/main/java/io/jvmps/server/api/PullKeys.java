@@ -23,10 +23,12 @@ final class PullKeys {
     }
 
     /**
-     * @throws PsException INVALID_ARGUMENT for a repeated key, UNKNOWN_KEY for a key this server neither
+     * @throws PsException STATE_LOST for a slice this server would wait for but lost (see LostState);
+     *                     INVALID_ARGUMENT for a repeated key, UNKNOWN_KEY for a key this server neither
      *                     holds nor owns in the declared model
      */
-    static void requireKnown(long[] keys, DenseStore store, DeclaredModel model, ServerIdentity identity) {
+    static void requireKnown(long[] keys, DenseStore store, DeclaredModel model, ServerIdentity identity,
+                             io.jvmps.server.checkpoint.LostState lostState) {
         Set<Long> seen = new HashSet<>(keys.length * 2);
         ShardMap map = model.shardMap();
         for (long key : keys) {
@@ -48,6 +50,7 @@ final class PullKeys {
                         + ") is not held by this server: " + (slice == null ? "it is not a slice of the declared model"
                         : "it belongs to server " + slice.server()));
             }
+            lostState.requireNotLost("a pull waiting for slice " + SliceKey.describe(key) + " to be initialised");
         }
     }
 }

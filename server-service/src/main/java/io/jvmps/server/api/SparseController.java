@@ -36,13 +36,16 @@ public class SparseController {
     private final int servers;
     private final ServerMetrics metrics;
     private final LiveWorkers workers;
+    private final io.jvmps.server.checkpoint.LostState lostState;
 
     /**
-     * @param cluster gives the job's server count, for the placement check
-     * @param workers the job's worker ranks, for the sender check
+     * @param cluster   gives the job's server count, for the placement check
+     * @param workers   the job's worker ranks, for the sender check
+     * @param lostState refuses creating a table afresh on a server that replaced a lost one without a checkpoint
      */
     public SparseController(SparseTables tables, Frames frames, ServerIdentity identity, ClusterProperties cluster,
-                            ServerMetrics metrics, LiveWorkers workers) {
+                            ServerMetrics metrics, LiveWorkers workers, io.jvmps.server.checkpoint.LostState lostState) {
+        this.lostState = lostState;
         this.workers = workers;
         this.tables = tables;
         this.frames = frames;
@@ -56,6 +59,9 @@ public class SparseController {
     public Mono<SparseTableStatus> declare(SparseTableSpec spec) {
         return Mono.fromCallable(() -> {
             int rank = identity.rank();
+            if (tables.all().stream().noneMatch(t -> t.spec().name().equals(spec.name()))) {
+                lostState.requireNotLost("sparse table '" + spec.name() + "'");
+            }
             if (spec.initRows() > 0 && rank < 0) {
                 throw new PsException(ErrorCode.NOT_READY, "this server has no rank yet; sparse table '" + spec.name()
                         + "' with initial rows can be declared once the scheduler assigned one");

@@ -85,6 +85,11 @@ public final class CheckpointRestorer {
         }
     }
 
+    /** @return true when a checkpoint was found to restore (its slices come back when the model is declared) */
+    public boolean hasCheckpoint() {
+        return image != null;
+    }
+
     /** @return the step slices start from: the checkpoint's, or 0 */
     public long step() {
         return image == null ? 0 : image.step();

@@ -114,8 +114,12 @@ public final class SchedulerRegistrar implements AutoCloseable {
                 log.error("The scheduler gave this server rank {} instead of its rank {}: the job's data is now "
                         + "placed wrongly; restart the job", answer.rank(), identity.rank());
             }
-            identity.assign(answer.rank(), answer.nodeId());
+            identity.assignFirst(answer.rank(), answer.nodeId(), answer.jobStarted());
             views.accept(answer.view());
+            if (answer.jobFailure() != null) {
+                log.error("The job has FAILED ({}); this server holds nothing for it. Start the job again (stop "
+                        + "every node; with checkpoints it resumes from the newest one)", answer.jobFailure());
+            }
             log.info("Server rank {} registered as {}, serving RSocket on {}:{}", answer.rank(), answer.nodeId(), host,
                     rsocketPort);
             long every = timing.heartbeatInterval().toMillis();

@@ -7,6 +7,7 @@ package io.jvmps.server.cluster;
 public final class ServerIdentity {
     private volatile int rank;
     private volatile String nodeId;
+    private volatile boolean replacement;
 
     private ServerIdentity(int rank, String nodeId) {
         this.rank = rank;
@@ -27,6 +28,28 @@ public final class ServerIdentity {
     public void assign(int newRank, String newNodeId) {
         this.nodeId = newNodeId;
         this.rank = newRank;
+    }
+
+    /**
+     * Records the scheduler's first assignment to this process.
+     *
+     * @param jobStarted whether every node of the job had registered before: this process replaces a server of
+     *                   a running job (a re-registration of the same process, e.g. after the scheduler restarted,
+     *                   changes nothing)
+     */
+    public void assignFirst(int newRank, String newNodeId, boolean jobStarted) {
+        if (this.nodeId == null) {
+            this.replacement = jobStarted;
+        }
+        assign(newRank, newNodeId);
+    }
+
+    /**
+     * @return true when this process took its rank in a job that had already started: the trained values of its
+     *         slices were on the server it replaces and are here only if a checkpoint brings them back
+     */
+    public boolean replacement() {
+        return replacement;
     }
 
     /** @return the rank, or -1 before registration */

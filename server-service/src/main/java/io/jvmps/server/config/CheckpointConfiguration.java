@@ -102,6 +102,11 @@ public class CheckpointConfiguration {
     }
 
     @Bean
+    io.jvmps.server.checkpoint.LostState lostState(ServerIdentity identity, CheckpointRestorer restorer) {
+        return new io.jvmps.server.checkpoint.LostState(identity, restorer);
+    }
+
+    @Bean
     Recovery recovery(Optional<Checkpointer> checkpointer, DenseStore store, DeclaredModel model,
                       io.jvmps.server.consistency.ConsistencyPolicy policy, ServerIdentity identity,
                       CheckpointRestorer restorer, io.jvmps.server.consistency.PushLedger ledger,

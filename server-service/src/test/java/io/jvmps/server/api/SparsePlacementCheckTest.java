@@ -32,7 +32,9 @@ class SparsePlacementCheckTest {
             type -> type.create(new OptimizerSettings(0.1, 0, false, 0.9, 0.999, 1e-8)), new MemoryBudget(1 << 20));
     private final SparseController rank1Of2 = new SparseController(tables, new Frames(factory, 1 << 20),
             ServerIdentity.standalone(1), new ClusterProperties(2, 1), new ServerMetrics(new SimpleMeterRegistry()),
-            new io.jvmps.server.consistency.LiveWorkers(1));
+            new io.jvmps.server.consistency.LiveWorkers(1), new io.jvmps.server.checkpoint.LostState(
+                    ServerIdentity.standalone(1), new io.jvmps.server.checkpoint.CheckpointRestorer(null, null,
+                    new io.jvmps.server.store.DenseStore(), null)));
 
     @Test
     void idsOfAnotherServerAreRefusedAndOwnIdsAreServed() {

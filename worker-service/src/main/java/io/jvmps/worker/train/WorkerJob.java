@@ -205,8 +205,18 @@ public class WorkerJob {
             }
             state.phase(TrainingState.Phase.FINISHED);
             return 0;
+        } catch (io.jvmps.client.control.JobFailedException e) {
+            // exit 0: a restart policy that restarts failed containers must not start it again and again
+            log.error("Not training: {}", e.getMessage());
+            state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.FAILED, s.rank(), s.nodeId(), s.epoch(),
+                    s.step(), s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(),
+                    s.bytesPulled(), s.accuracy(), e.getMessage()));
+            return 0;
         } catch (RuntimeException e) {
             log.error("Worker failed: {}", e.getMessage(), e);
+            if (e instanceof PsException p && p.code() == ErrorCode.STATE_LOST) {
+                session.failJob(p.detail());
+            }
             session.markFailed();
             state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.FAILED, s.rank(), s.nodeId(), s.epoch(),
                     s.step(), s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(),
