@@ -50,6 +50,8 @@ public final class CheckpointStore {
     private final Path root;
     private final Clock clock;
     private final JsonMapper json = JsonMapper.builder().build();
+    /** Steps whose parts were read and matched their manifests (this process's own reads). */
+    private final java.util.Set<Long> verified = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * @param root  the checkpoint directory (created on first write)
@@ -66,14 +68,39 @@ public final class CheckpointStore {
     }
 
     /**
-     * Writes one part atomically and durably.
+     * Writes one part atomically and durably. A write that fails (a full disk, say) removes what it wrote, the
+     * step's directory too when nothing else is in it, so it leaves nothing that looks like a checkpoint.
      *
      * @return its manifest
+     * @throws IOException what failed; the files it wrote are gone
      */
     public PartManifest write(CheckpointPart part) throws IOException {
         Path dir = root.resolve(stepDir(part.step()));
-        Files.createDirectories(dir);
+        boolean created = !Files.isDirectory(dir);
         String name = "part-" + part.rank() + "-of-" + part.servers();
+        try {
+            Files.createDirectories(dir);
+            return writeFiles(part, dir, name);
+        } catch (IOException | RuntimeException e) {
+            for (String file : List.of(name + ".json", name + ".json.tmp", name + ".bin", name + ".bin.tmp")) {
+                try {
+                    Files.deleteIfExists(dir.resolve(file));
+                } catch (IOException ignored) {
+                    // reported with the write's own failure below
+                }
+            }
+            if (created) {
+                try {
+                    Files.deleteIfExists(dir); // only when empty: another server's part stays
+                } catch (IOException notEmptyOrGone) {
+                    // another server wrote its part there meanwhile
+                }
+            }
+            throw e;
+        }
+    }
+
+    private PartManifest writeFiles(CheckpointPart part, Path dir, String name) throws IOException {
         Path bin = dir.resolve(name + ".bin");
         Path tmp = dir.resolve(name + ".bin.tmp");
         CRC32C crc = new CRC32C();
@@ -166,9 +193,12 @@ public final class CheckpointStore {
     }
 
     /**
-     * Deletes all but the newest {@code keep} complete checkpoints, and unfinished ones older than the
-     * newest complete one. Failures are logged, never thrown; steps that other servers of the job delete
-     * concurrently (they share the directory and prune too) are skipped.
+     * Deletes all but the newest {@code keep} complete checkpoints that verify (every part's size and checksum
+     * match its manifest), and unfinished or damaged ones older than the newest of those; a damaged one newer
+     * than every good one is left for inspection (a restore skips it). So a damaged newest checkpoint never
+     * makes the last good one be deleted. A step verified once is not read again. Failures are logged, never
+     * thrown; steps that other servers of the job delete concurrently (they share the directory and prune too)
+     * are skipped.
      */
     public void prune(int keep) {
         List<Long> steps;
@@ -178,23 +208,48 @@ public final class CheckpointStore {
             log.warn("Could not list checkpoints to prune in {}: {}", root, e.getMessage());
             return;
         }
-        int complete = 0;
-        boolean seenComplete = false;
+        int good = 0;
         for (long step : steps) {
             Path dir = root.resolve(stepDir(step));
-            boolean done;
+            boolean usable;
             try {
-                done = isComplete(dir);
+                usable = isComplete(dir) && verifies(step, dir);
             } catch (IOException | UncheckedIOException e) {
                 continue; // another server is pruning it right now
             }
-            if (done && complete < keep) {
-                complete++;
-                seenComplete = true;
-            } else if (done || seenComplete) {
+            if (usable && good < keep) {
+                good++;
+            } else if (good > 0) {
                 deleteTree(dir);
+                verified.remove(step);
             }
         }
+    }
+
+    /** @return true when every part's data file has the size and checksum its manifest gives (logged if not) */
+    private boolean verifies(long step, Path dir) throws IOException {
+        if (verified.contains(step)) {
+            return true;
+        }
+        for (PartManifest m : manifests(dir)) {
+            Path bin = dir.resolve(m.file());
+            CRC32C crc = new CRC32C();
+            long size = 0;
+            try (InputStream in = Files.newInputStream(bin)) {
+                byte[] buffer = new byte[1 << 16];
+                for (int n; (n = in.read(buffer)) > 0; size += n) {
+                    crc.update(buffer, 0, n);
+                }
+            }
+            String actual = String.format("%08x", crc.getValue());
+            if (size != m.bytes() || !actual.equals(m.crc32c())) {
+                log.warn("Checkpoint step {} is damaged: {} has {} bytes and checksum {}, its manifest says {} and {}; "
+                        + "it does not count as a checkpoint to keep", step, bin, size, actual, m.bytes(), m.crc32c());
+                return false;
+            }
+        }
+        verified.add(step);
+        return true;
     }
 
     /** @return steps that have a directory, newest first */

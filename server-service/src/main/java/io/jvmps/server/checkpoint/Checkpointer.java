@@ -66,6 +66,7 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final AtomicLong failures = new AtomicLong();
     private volatile Instant lastWritten;
     private volatile long lastStep = -1;
     private volatile Instant intervalStart;
@@ -164,6 +165,11 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
     /** @return step of the newest checkpoint written or restored, -1 if none */
     public long lastStep() {
         return lastStep;
+    }
+
+    /** @return checkpoint parts this server failed to write (each logged at WARN; training went on) */
+    public long failures() {
+        return failures.get();
     }
 
     /** @return when this server last finished writing a checkpoint part, or null */
@@ -280,7 +286,10 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
                     step, m.rank(), m.servers(), m.slices(), tables.stream().mapToLong(SparseRows::rows).sum(),
                     m.bytes(), files.root(), (System.nanoTime() - start) / 1_000_000);
         } catch (IOException | RuntimeException e) {
-            log.error("Checkpoint step {} could not be written to {}: {}", step, files.root(), e.toString());
+            failures.incrementAndGet();
+            log.warn("Checkpoint step {} could not be written to {} ({}); its partial files were removed, training "
+                    + "goes on and the newest complete checkpoint stands (step {})", step, files.root(), e.toString(),
+                    lastStep);
             return;
         }
         files.prune(schedule.keep());

@@ -55,6 +55,10 @@ public class CheckpointConfiguration {
         Gauge.builder("ps.server.checkpoint.step", checkpointer, Checkpointer::lastStep)
                 .description("step of the newest checkpoint this server wrote or restored (-1: none)")
                 .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("ps.server.checkpoint.failures", checkpointer,
+                        Checkpointer::failures)
+                .description("checkpoint parts this server could not write (a full disk, say); training went on")
+                .register(registry);
         Gauge.builder("ps.server.checkpoint.age", checkpointer, c -> ageSeconds(c.lastWritten(), clock))
                 .description("seconds since this server last finished writing a checkpoint (-1: none yet)")
                 .baseUnit("seconds").register(registry);

@@ -93,6 +93,26 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void aDamagedNewestCheckpointNeverMakesPruningDeleteTheLastGoodOne() throws IOException {
+        CheckpointStore files = new CheckpointStore(dir, Clock.systemUTC());
+        ShardMap map = ShardMap.compute(MODEL, 2);
+        writeAll(files, 10, map, fullValues(1));
+        writeAll(files, 20, map, fullValues(2));
+        Path bin = dir.resolve(CheckpointStore.stepDir(20)).resolve("part-0-of-2.bin");
+        try (FileChannel ch = FileChannel.open(bin, StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.wrap(new byte[] {9, 9, 9, 9}), 100);
+        }
+        files.prune(1);
+        assertThat(files.stepsNewestFirst()).as("10 is the newest that verifies; the damaged 20 is left to inspect")
+                .containsExactly(20L, 10L);
+        assertThat(files.latestComplete().orElseThrow().step()).isEqualTo(10);
+
+        writeAll(files, 30, map, fullValues(3));
+        files.prune(1);
+        assertThat(files.stepsNewestFirst()).containsExactly(30L);
+    }
+
+    @Test
     void serversPruningTheSharedDirectoryAtOnceNeitherFailNorLeaveOldSteps() throws Exception {
         ShardMap map = ShardMap.compute(MODEL, 2);
         CheckpointStore writer = new CheckpointStore(dir, Clock.systemUTC());
