@@ -24,8 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The user's path through Docker: builds the images from the repository's Dockerfile, runs
  * {@code docker-compose.yml} (scheduler, 2 servers, 2 workers, LeNet-5 on a slice of MNIST), waits
- * until every service is healthy through Actuator, checks that the workers' loss falls and that the
- * scheduler reports a test accuracy, and scrapes {@code /actuator/prometheus} on every service.
+ * until every service is healthy through Actuator, crashes server-0 (SIGKILL of its JVM) after a
+ * checkpoint, checks that the engine restarted it, that it restored its part of the checkpoint from the
+ * shared volume and both workers resumed there, that the workers' loss falls and that the scheduler reports
+ * the job FINISHED with a test accuracy, and scrapes {@code /actuator/prometheus} on every service.
+ * (That a SYNC recovery ends on an unbroken run's parameters is {@code CheckpointFailoverIT}'s check.)
  *
  * <p>Needs a Docker engine ({@code DOCKER_HOST}); {@code .ci/run} starts one with
  * {@code ../shared/tools/docker-local.sh}-style set-up ({@code scripts/docker-engine.sh}) and sets
@@ -33,11 +36,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ComposeEndToEndIT {
     private static final Pattern LOSS = Pattern.compile("epoch: (\\d+) step: (\\d+), loss is (\\d+\\.\\d+)");
+    private static final Pattern CHECKPOINT = Pattern.compile("(?m)^ps_server_checkpoint_step\\{[^}]*} [1-9]");
     private static final List<String> SERVICES = List.of("scheduler", "server-0", "server-1", "worker-0", "worker-1");
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
     @Test
-    void composeUpTrainsLeNetAndEveryServiceIsHealthyAndScraped() throws Exception {
+    void composeUpTrainsLeNetThroughAServerCrashAndEveryServiceIsHealthyAndScraped() throws Exception {
         DockerCompose.assumeEngine();
 
         Path repo = TestPaths.repo();
@@ -62,6 +66,9 @@ class ComposeEndToEndIT {
         env.put("PS_WORKER_EPOCHS", "1");
         env.put("PS_WORKER_BATCHSIZE", "32");
         env.put("PS_WORKER_EXITONFINISH", "false");
+        // the compose file's checkpoints (one shared volume), taken often enough to crash a server mid-job
+        env.put("PS_CHECKPOINT_EVERYSTEPS", "10");
+        env.put("PS_SCHEDULER_HEARTBEATTIMEOUT", "6s");
 
         String project = "jvmpse2e" + UUID.randomUUID().toString().substring(0, 8);
         try (DockerCompose compose = new DockerCompose(repo, project, env)) {
@@ -71,12 +78,27 @@ class ComposeEndToEndIT {
                 for (String service : SERVICES) {
                     awaitOk(service, ports.get(service), "/actuator/health/readiness", Duration.ofMinutes(3));
                 }
+                NodeProcess.poll("server-0's first checkpoint", Duration.ofMinutes(3), () ->
+                        get(ports.get("server-0"), "/actuator/prometheus").filter(m -> CHECKPOINT.matcher(m).find()));
+                long killed = compose.crash("server-0");
+                System.out.println("SIGKILLed server-0's JVM (host pid " + killed + ") after its first checkpoint");
                 String job = NodeProcess.poll("the scheduler's job to finish", Duration.ofMinutes(5), () ->
                         get(ports.get("scheduler"), "/api/v1/job").filter(body -> body.contains("\"state\":\"FINISHED\"")));
                 assertThat(job).contains("\"total\":1000");
                 Matcher accuracy = Pattern.compile("\"correct\":(\\d+)").matcher(job);
                 assertThat(accuracy.find()).as(job).isTrue();
                 assertThat(Integer.parseInt(accuracy.group(1))).as("correct of 1000 in " + job).isGreaterThan(600);
+                assertThat(compose.restarts("server-0")).as("the engine restarted the crashed server").isEqualTo(1);
+                assertThat(compose.compose(Duration.ofMinutes(1), "logs", "--no-color", "server-0"))
+                        .as("it restored its part of the checkpoint from the shared volume")
+                        .contains("Will restore the checkpoint at step");
+                for (String worker : List.of("worker-0", "worker-1")) {
+                    Matcher resumed = Pattern.compile("Recovery 1 done: the servers are back at checkpoint step ([1-9]\\d*);")
+                            .matcher(compose.compose(Duration.ofMinutes(1), "logs", "--no-color", worker));
+                    assertThat(resumed.find()).as(worker + " recovered from the checkpoint").isTrue();
+                    System.out.printf("compose: %s resumed at checkpoint step %s; the job ended with %s/1000 correct%n",
+                            worker, resumed.group(1), accuracy.group(1));
+                }
 
                 // worker rank 0 wrote the trained model into the models volume both workers mount
                 String manifest = NodeProcess.poll("the trained model in the models volume", Duration.ofMinutes(1),

@@ -61,6 +61,33 @@ final class DockerCompose implements AutoCloseable {
         return result.output();
     }
 
+    /**
+     * Crashes a service: SIGKILLs its container's main process (the JVM) from the host, as the kernel's OOM
+     * killer or a JVM crash would. The engine sees the container exit and applies its restart policy; a
+     * {@code docker kill} instead counts as a manual stop, which {@code unless-stopped} does not restart.
+     * Needs the engine's processes visible from here (a local engine, as {@code .ci/run} starts).
+     *
+     * @return the host PID that was killed
+     */
+    long crash(String service) {
+        String container = compose(Duration.ofSeconds(30), "ps", "-q", service).strip();
+        Result inspect = run(List.of("docker", "inspect", "-f", "{{.State.Pid}}", container), Duration.ofSeconds(30));
+        long pid = Long.parseLong(inspect.output().strip());
+        ProcessHandle jvm = ProcessHandle.of(pid).orElseThrow(() -> new AssertionError("the main process " + pid
+                + " of " + service + " is not visible from this host (an engine in a VM?): cannot crash it"));
+        if (!jvm.destroyForcibly()) {
+            throw new AssertionError("could not SIGKILL " + pid + " (" + service + ")");
+        }
+        return pid;
+    }
+
+    /** @return how often the engine restarted a service's container */
+    int restarts(String service) {
+        String container = compose(Duration.ofSeconds(30), "ps", "-q", service).strip();
+        return Integer.parseInt(run(List.of("docker", "inspect", "-f", "{{.RestartCount}}", container),
+                Duration.ofSeconds(30)).output().strip());
+    }
+
     /** The last lines of every service's log, for failure messages. */
     String logs() {
         try {
