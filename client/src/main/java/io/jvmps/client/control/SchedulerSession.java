@@ -154,21 +154,43 @@ public class SchedulerSession implements AutoCloseable {
      * @throws PsException TIMEOUT naming the scheduler when it never took the result
      */
     public void reportResult(io.jvmps.common.protocol.ResultReport report, Duration timeout, Duration interval) {
+        retrying("take this worker's result", () -> {
+            client.reportResult(report);
+            return null;
+        }, timeout, interval);
+    }
+
+    /**
+     * Reports the finished data partition and leases the next one (dynamic sharding), retrying while the
+     * scheduler is unreachable or does not know this node yet (it is restarting). A retried request whose first
+     * answer was lost gets the lease the scheduler already gave this worker, so no partition is leased twice.
+     *
+     * @param timeout  give up after this long
+     * @param interval pause between attempts
+     * @throws PsException TIMEOUT naming the scheduler when it never answered
+     */
+    public io.jvmps.common.protocol.PartitionLease nextPartition(io.jvmps.common.protocol.PartitionRequest request,
+                                                                 Duration timeout, Duration interval) {
+        return retrying("lease a data partition", () -> client.nextPartition(request), timeout, interval);
+    }
+
+    /** Calls the scheduler until it answers, while it is unreachable or does not know this node, up to the timeout. */
+    private <T> T retrying(String what, java.util.function.Supplier<T> call, Duration timeout, Duration interval) {
         Instant deadline = clock.instant().plus(timeout);
         while (true) {
             try {
-                client.reportResult(report);
-                return;
+                return call.get();
             } catch (PsException e) {
                 boolean retryable = e.code() == ErrorCode.NOT_READY || e.code() == ErrorCode.UNKNOWN_KEY;
                 if (!retryable) {
                     throw e;
                 }
                 if (!clock.instant().isBefore(deadline) || Thread.currentThread().isInterrupted()) {
-                    throw new PsException(ErrorCode.TIMEOUT, "the scheduler at " + client.base()
-                            + " did not take this worker's result within " + timeout + ": " + e.detail());
+                    throw new PsException(ErrorCode.TIMEOUT, "the scheduler at " + client.base() + " did not "
+                            + what + " within " + timeout + ": " + e.detail());
                 }
-                log.warn("could not report the result yet ({}); retrying in {} ms", e.getMessage(), interval.toMillis());
+                log.warn("the scheduler could not {} yet ({}); retrying in {} ms", what, e.getMessage(),
+                        interval.toMillis());
                 LockSupport.parkNanos(interval.toNanos());
             }
         }

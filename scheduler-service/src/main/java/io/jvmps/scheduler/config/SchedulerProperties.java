@@ -20,6 +20,8 @@ import java.time.Duration;
  * @param heartbeatTimeout     a node without a heartbeat for this long is marked DEAD
  * @param failureCheckInterval how often the failure detector looks; must be shorter than the timeout
  * @param nodeIdSeed           seed of the random suffix of node ids, or null for an unseeded source
+ * @param stateDir             directory where the job's state (ranks, leases, finished partitions, results) is
+ *                             kept so that it survives a restart of the scheduler; empty = in memory only
  */
 @Validated
 @ConfigurationProperties("ps.scheduler")
@@ -39,7 +41,9 @@ public record SchedulerProperties(
         @NotNull(message = "ps.scheduler.failure-check-interval is required (e.g. 1s)")
         @DurationMin(millis = 1, message = "ps.scheduler.failure-check-interval must be positive (e.g. 1s)")
         Duration failureCheckInterval,
-        Long nodeIdSeed) {
+        Long nodeIdSeed,
+        @DefaultValue("")
+        String stateDir) {
 
     /** @return true when the check interval is shorter than the heartbeat timeout (or either is missing) */
     @AssertTrue(message = "ps.scheduler.failure-check-interval must be shorter than ps.scheduler.heartbeat-timeout")

@@ -15,6 +15,7 @@ import org.springframework.stereotype.Component;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -57,7 +58,18 @@ public class DataPartitions {
                     + "data partitions");
         }
         plan(request);
-        if (request.doneEpoch() >= 0 || request.donePartition() >= 0) {
+        boolean reportsDone = request.doneEpoch() >= 0 || request.donePartition() >= 0;
+        if (reportsDone) {
+            requireInPlan(request.doneEpoch(), request.donePartition());
+        }
+        Integer held = heldBy(worker.nodeId());
+        boolean finishesHeld = held != null && held == request.doneEpoch() * partitions + request.donePartition();
+        if (held != null && !finishesHeld) {
+            // a worker holds one lease at a time: this is a request it sent again because the answer was lost (or
+            // the scheduler restarted before it went out); the answer is the lease it already holds
+            return new PartitionLease(true, held / partitions, held % partitions, doneCount, (long) epochs * partitions);
+        }
+        if (reportsDone) {
             finish(worker, request.doneEpoch(), request.donePartition());
         }
         requeueLeasesOfGoneWorkers();
@@ -71,6 +83,39 @@ public class DataPartitions {
         }
         leased.put(next, worker.nodeId());
         return new PartitionLease(true, next / partitions, next % partitions, doneCount, total);
+    }
+
+    /**
+     * The partition queue as it is kept across a restart of the scheduler.
+     *
+     * @param epochs     the plan's epochs (0 before the first request)
+     * @param partitions the plan's partitions per epoch
+     * @param done       indices ({@code epoch * partitions + partition}) of the finished partitions, ascending
+     * @param leased     index of each leased partition to the node id holding it
+     */
+    public record Saved(int epochs, int partitions, List<Integer> done, Map<Integer, String> leased) {
+    }
+
+    /** @return the queue's state, for {@link #restore} after a restart */
+    public synchronized Saved save() {
+        List<Integer> finished = done == null ? List.of() : done.stream().boxed().toList();
+        return new Saved(epochs, partitions, finished, Map.copyOf(leased));
+    }
+
+    /** Takes back a saved state (at start-up, before any request). */
+    public synchronized void restore(Saved saved) {
+        leased.clear();
+        if (saved.epochs() == 0) {
+            done = null;
+            doneCount = 0;
+            return;
+        }
+        epochs = saved.epochs();
+        partitions = saved.partitions();
+        done = new BitSet(epochs * partitions);
+        saved.done().forEach(done::set);
+        doneCount = done.cardinality();
+        leased.putAll(saved.leased());
     }
 
     /** @return partitions finished so far, and the job's total (0 before the first request) */
@@ -101,11 +146,14 @@ public class DataPartitions {
         }
     }
 
-    private void finish(NodeInfo worker, int epoch, int partition) {
+    private void requireInPlan(int epoch, int partition) {
         if (epoch < 0 || epoch >= epochs || partition < 0 || partition >= partitions) {
             throw invalid("finished partition (epoch " + epoch + ", partition " + partition + ") is outside the plan "
                     + epochs + " x " + partitions);
         }
+    }
+
+    private void finish(NodeInfo worker, int epoch, int partition) {
         int index = epoch * partitions + partition;
         leased.remove(index);
         if (!done.get(index)) {
@@ -115,6 +163,15 @@ public class DataPartitions {
             log.warn("Worker {} finished partition (epoch {}, partition {}) that another worker had finished: it was "
                     + "trained twice", worker.nodeId(), epoch, partition);
         }
+    }
+
+    private Integer heldBy(String nodeId) {
+        for (Map.Entry<Integer, String> lease : leased.entrySet()) {
+            if (lease.getValue().equals(nodeId)) {
+                return lease.getKey();
+            }
+        }
+        return null;
     }
 
     private void requeueLeasesOfGoneWorkers() {

@@ -11,18 +11,24 @@ import org.springframework.stereotype.Component;
 @Component
 public class FailureDetectorLoop extends PeriodicTask {
     private final FailureDetector detector;
+    private final io.jvmps.scheduler.state.SchedulerStateStore state;
 
     /**
      * @param detector   the pass to run
      * @param properties supplies the check interval
+     * @param state      saves the job's state when a pass marked nodes DEAD
      */
-    public FailureDetectorLoop(FailureDetector detector, SchedulerProperties properties) {
+    public FailureDetectorLoop(FailureDetector detector, SchedulerProperties properties,
+                               io.jvmps.scheduler.state.SchedulerStateStore state) {
         super("ps-failure-detector", properties.failureCheckInterval(), properties.failureCheckInterval());
         this.detector = detector;
+        this.state = state;
     }
 
     @Override
     protected void runOnce() {
-        detector.check();
+        if (!detector.check().isEmpty()) {
+            state.save();
+        }
     }
 }

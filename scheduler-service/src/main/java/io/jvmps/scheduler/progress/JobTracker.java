@@ -59,6 +59,31 @@ public class JobTracker {
         history.add(worker.rank(), report, clock.millis());
     }
 
+    /**
+     * The job's progress as it is kept across a restart of the scheduler (the loss curves are not kept).
+     *
+     * @param progress each worker rank's latest progress report
+     * @param results  each worker rank's final result
+     * @param failure  why the job failed, or null
+     */
+    public record Saved(Map<Integer, ProgressReport> progress, Map<Integer, ResultReport> results, String failure) {
+    }
+
+    /** @return the job's state, for {@link #restore} after a restart */
+    public synchronized Saved save() {
+        return new Saved(Map.copyOf(progress), Map.copyOf(results), failure);
+    }
+
+    /** Takes back a saved state (at start-up, before any request). */
+    public synchronized void restore(Saved saved) {
+        progress.clear();
+        progress.putAll(saved.progress());
+        results.clear();
+        results.putAll(saved.results());
+        failure = saved.failure();
+        finishAnnounced = finished();
+    }
+
     /** @return every worker's loss and throughput curve, by rank */
     public synchronized Map<Integer, List<LossHistory.Point>> history() {
         return history.snapshot();

@@ -238,6 +238,40 @@ public class NodeRegistry {
         heardNanos.put(node.nodeId(), monotonic.nanos());
     }
 
+    /**
+     * The registry as it is kept across a restart of the scheduler.
+     *
+     * @param epoch          the cluster view's epoch
+     * @param startAnnounced whether every node of the job had registered
+     * @param nodes          every node, in registration order
+     * @param registrations  registrations accepted so far, by role
+     */
+    public record Saved(long epoch, boolean startAnnounced, List<NodeInfo> nodes, Map<NodeRole, Long> registrations) {
+    }
+
+    /** @return the registry's state, for {@link #restore} after a restart */
+    public synchronized Saved save() {
+        return new Saved(epoch, startAnnounced, List.copyOf(nodes.values()), Map.copyOf(registrations));
+    }
+
+    /**
+     * Takes back a saved state (at start-up, before any request). Every node's silence is measured from now, so
+     * nodes get a full heartbeat timeout to reach the restarted scheduler; the epoch moves on by one, so views
+     * of the restored cluster are newer than any a node saw before.
+     */
+    public synchronized void restore(Saved saved) {
+        nodes.clear();
+        heardNanos.clear();
+        for (NodeInfo node : saved.nodes()) {
+            heard(node);
+        }
+        registrations.clear();
+        registrations.putAll(saved.registrations());
+        startAnnounced = saved.startAnnounced();
+        epoch = saved.epoch() + 1;
+        publish();
+    }
+
     /** @return an immutable snapshot of the cluster */
     public synchronized ClusterView view() {
         return new ClusterView(epoch, expected(NodeRole.SERVER), expected(NodeRole.WORKER),

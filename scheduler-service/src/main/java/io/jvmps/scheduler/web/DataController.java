@@ -13,15 +13,22 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/data")
 public class DataController {
     private final DataPartitions partitions;
+    private final io.jvmps.scheduler.state.SchedulerStateStore state;
 
-    /** @param partitions the job's partition queue */
-    public DataController(DataPartitions partitions) {
+    /**
+     * @param partitions the job's partition queue
+     * @param state      saves the job's state after every lease, before the answer
+     */
+    public DataController(DataPartitions partitions, io.jvmps.scheduler.state.SchedulerStateStore state) {
         this.partitions = partitions;
+        this.state = state;
     }
 
     /** {@code POST /api/v1/data/partitions}: records a finished partition and leases the next one. */
     @PostMapping("/partitions")
     public PartitionLease next(@RequestBody PartitionRequest request) {
-        return partitions.next(request);
+        PartitionLease lease = partitions.next(request);
+        state.save();
+        return lease;
     }
 }

@@ -17,10 +17,15 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1")
 public class JobController {
     private final JobTracker job;
+    private final io.jvmps.scheduler.state.SchedulerStateStore state;
 
-    /** @param job the job tracker */
-    public JobController(JobTracker job) {
+    /**
+     * @param job   the job tracker
+     * @param state saves the job's state after every change, before the answer
+     */
+    public JobController(JobTracker job, io.jvmps.scheduler.state.SchedulerStateStore state) {
         this.job = job;
+        this.state = state;
     }
 
     /** {@code POST /api/v1/progress}: a worker's latest progress; 202. */
@@ -28,6 +33,7 @@ public class JobController {
     @ResponseStatus(HttpStatus.ACCEPTED)
     public void progress(@RequestBody ProgressReport report) {
         job.report(report);
+        state.save();
     }
 
     /** {@code POST /api/v1/results}: a worker's final evaluation; 202. */
@@ -35,6 +41,7 @@ public class JobController {
     @ResponseStatus(HttpStatus.ACCEPTED)
     public void result(@RequestBody ResultReport report) {
         job.result(report);
+        state.save();
     }
 
     /** {@code POST /api/v1/job/failure}: a node reports that the job cannot go on; the first one ends it; 202. */
@@ -42,6 +49,7 @@ public class JobController {
     @ResponseStatus(HttpStatus.ACCEPTED)
     public void failure(@RequestBody io.jvmps.common.protocol.JobFailure report) {
         job.fail(report);
+        state.save();
     }
 
     /** {@code GET /api/v1/job}: state, summed accuracy, latest progress per worker. */

@@ -21,14 +21,18 @@ import org.springframework.web.bind.annotation.RestController;
 public class NodeController {
     private final NodeRegistry registry;
     private final io.jvmps.scheduler.progress.JobTracker job;
+    private final io.jvmps.scheduler.state.SchedulerStateStore state;
 
     /**
      * @param registry the membership table
      * @param job      the job, whose failure (if any) every registration answer carries
+     * @param state    saves the job's state after every membership change, before the answer
      */
-    public NodeController(NodeRegistry registry, io.jvmps.scheduler.progress.JobTracker job) {
+    public NodeController(NodeRegistry registry, io.jvmps.scheduler.progress.JobTracker job,
+                          io.jvmps.scheduler.state.SchedulerStateStore state) {
         this.registry = registry;
         this.job = job;
+        this.state = state;
     }
 
     /**
@@ -37,13 +41,20 @@ public class NodeController {
      */
     @PostMapping
     public RegisterResponse register(@RequestBody RegisterRequest request) {
-        return registry.register(request).toResponse(job.failure());
+        RegisterResponse answer = registry.register(request).toResponse(job.failure());
+        state.save();
+        return answer;
     }
 
     /** {@code PUT /api/v1/nodes/{nodeId}/heartbeat}: records a heartbeat, returns the view. */
     @PutMapping("/{nodeId}/heartbeat")
     public ClusterView heartbeat(@PathVariable String nodeId) {
-        return registry.heartbeat(nodeId);
+        long before = registry.epoch();
+        ClusterView view = registry.heartbeat(nodeId);
+        if (view.epoch() != before) { // a DEAD node came back
+            state.save();
+        }
+        return view;
     }
 
     /**
@@ -58,5 +69,6 @@ public class NodeController {
         } else {
             registry.leave(nodeId);
         }
+        state.save();
     }
 }

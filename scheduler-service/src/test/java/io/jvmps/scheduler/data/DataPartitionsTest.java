@@ -88,6 +88,21 @@ class DataPartitionsTest {
         assertThat(data.progress()).containsExactly(0, 8);
     }
 
+    @Test
+    void aRequestSentAgainBecauseItsAnswerWasLostGetsTheSameLeaseAndFinishesNothingTwice() {
+        String w0 = registry.register(Requests.worker()).node().nodeId();
+        PartitionLease a = data.next(first(w0));
+        assertThat(data.next(first(w0))).as("the first request again").isEqualTo(a);
+        PartitionLease b = data.next(new PartitionRequest(w0, 2, 4, a.epoch(), a.partition()));
+        assertThat(b.partition()).isEqualTo(1);
+        assertThat(data.next(new PartitionRequest(w0, 2, 4, a.epoch(), a.partition())))
+                .as("finishing a again while holding b: the answer to a retry, b").isEqualTo(b);
+        assertThat(data.progress()).as("a counted once").containsExactly(1, 8);
+        PartitionLease c = data.next(new PartitionRequest(w0, 2, 4, b.epoch(), b.partition()));
+        assertThat(c.partition()).isEqualTo(2);
+        assertThat(data.progress()).containsExactly(2, 8);
+    }
+
     private static PartitionRequest first(String nodeId) {
         return new PartitionRequest(nodeId, 2, 4, -1, -1);
     }

@@ -33,7 +33,7 @@ class FailureDetectorTest {
     void setUp() {
         registry = new NodeRegistry(new ClusterProperties(1, 1), clock, clock, new NodeIdGenerator(new Random(1)));
         SchedulerProperties props = new SchedulerProperties("127.0.0.1", 8080, Duration.ofSeconds(30),
-                Duration.ofSeconds(1), 1L);
+                Duration.ofSeconds(1), 1L, "");
         detector = new FailureDetector(registry, clock, props);
         server = registry.register(Requests.server(9000)).node().nodeId();
         worker = registry.register(Requests.worker()).node().nodeId();

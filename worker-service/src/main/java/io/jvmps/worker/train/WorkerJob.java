@@ -304,9 +304,9 @@ public class WorkerJob {
         LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
                 props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), 0);
         return new DynamicSchedule(samples, props.getDataPartitions(), workers, settings,
-                (doneEpoch, donePartition) -> session.client().nextPartition(new io.jvmps.common.protocol
+                (doneEpoch, donePartition) -> session.nextPartition(new io.jvmps.common.protocol
                         .PartitionRequest(nodeId, props.getEpochs(), props.getDataPartitions(), doneEpoch,
-                        donePartition)));
+                        donePartition), props.getServerWaitTimeout(), props.getServerWaitInterval()));
     }
 
     private ServerDescription semantics(ServerConnections connections, int workers) {
