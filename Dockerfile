@@ -10,8 +10,8 @@ FROM ${JRE_IMAGE} AS base
 # docker-compose.yml mounts as a volume so that the unpacking happens once, not on every start.
 RUN groupadd --system --gid 10001 ps \
  && useradd --system --uid 10001 --gid ps --home-dir /home/ps --create-home --shell /usr/sbin/nologin ps \
- && mkdir -p /app /data /checkpoints /models /secrets /home/ps/.javacpp/cache \
- && chown -R ps:ps /app /checkpoints /models /secrets /home/ps
+ && mkdir -p /app /data /checkpoints /models /secrets /state /home/ps/.javacpp/cache \
+ && chown -R ps:ps /app /checkpoints /models /secrets /state /home/ps
 COPY docker/healthcheck.sh /usr/local/bin/ps-healthcheck
 WORKDIR /app
 USER ps
@@ -38,7 +38,11 @@ RUN for role in scheduler server worker; do \
     done
 
 FROM base AS scheduler
-ENV MS_SCHED_PORT=8080
+# The job's state (ranks, data leases, finished partitions, results) is kept in /state, so a restarted
+# scheduler goes on with the job; mount a volume there.
+ENV MS_SCHED_PORT=8080 \
+    PS_SCHEDULER_STATEDIR=/state
+VOLUME ["/state"]
 COPY --from=unpack --chown=ps:ps /out/scheduler/ /app/
 
 FROM base AS server

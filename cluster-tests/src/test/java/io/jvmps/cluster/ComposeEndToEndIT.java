@@ -89,6 +89,9 @@ class ComposeEndToEndIT {
                 assertThat(accuracy.find()).as(job).isTrue();
                 assertThat(Integer.parseInt(accuracy.group(1))).as("correct of 1000 in " + job).isGreaterThan(600);
                 assertThat(compose.restarts("server-0")).as("the engine restarted the crashed server").isEqualTo(1);
+                assertThat(compose.compose(Duration.ofSeconds(30), "exec", "-T", "scheduler", "cat",
+                        "/state/scheduler-state.json")).as("the scheduler keeps the job's state on its volume")
+                        .contains("\"state\":\"FINISHED\"").contains("\"nodeId\":\"worker-1-");
                 assertThat(compose.compose(Duration.ofMinutes(1), "logs", "--no-color", "server-0"))
                         .as("it restored its part of the checkpoint from the shared volume")
                         .contains("Will restore the checkpoint at step");

@@ -38,7 +38,7 @@ class KubernetesManifestsTest {
     void everyManifestIsValidAndMatchesTheApplications() throws Exception {
         Result check = run(List.of("node", "check.mjs", MANIFESTS.toString(), REPO.toString()), Duration.ofMinutes(2));
         assertThat(check.exit).as(check.output).isZero();
-        assertThat(check.output).contains("10 manifests valid", "Deployment/jvm-ps-scheduler",
+        assertThat(check.output).contains("11 manifests valid", "Deployment/jvm-ps-scheduler", "PersistentVolumeClaim/jvm-ps-scheduler-state",
                 "StatefulSet/jvm-ps-server", "Job/jvm-ps-worker", "Service/jvm-ps-server", "Secret/jvm-ps-cluster-secret",
                 "PersistentVolumeClaim/jvm-ps-models");
     }

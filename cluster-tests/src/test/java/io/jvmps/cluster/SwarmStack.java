@@ -105,7 +105,7 @@ final class SwarmStack implements AutoCloseable {
         if (!gone) {
             System.err.println("swarm stack " + name + ": containers still there a minute after docker stack rm");
         }
-        for (String volume : List.of("javacpp", "checkpoints")) {
+        for (String volume : List.of("javacpp", "checkpoints", "scheduler-state")) {
             DockerCompose.run(List.of("docker", "volume", "rm", name + "_" + volume), Duration.ofSeconds(30));
         }
         DockerCompose.run(List.of("docker", "secret", "rm", secretName), Duration.ofSeconds(30));

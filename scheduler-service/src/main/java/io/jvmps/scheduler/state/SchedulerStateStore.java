@@ -27,7 +27,8 @@ import java.nio.file.StandardOpenOption;
  * a job failure. {@link #save()} writes the whole state (a few KB) to {@value #FILE} atomically and durably
  * (a temporary file forced to disk, then renamed); the REST handlers call it after every change and before they
  * answer, so nothing a node was told is lost. At start-up, before the first request, {@link #load()} takes a
- * saved state back. With no directory set the state lives in memory only, and a restarted scheduler learns
+ * saved state back, unless that job had FINISHED (then a new job starts and the old file is moved aside). With
+ * no directory set the state lives in memory only, and a restarted scheduler learns
  * the ranks again from the nodes' re-registrations. Thread-safe (saves are serialised).
  */
 @Component
@@ -41,11 +42,13 @@ public class SchedulerStateStore {
      * Everything that is kept.
      *
      * @param format   the file's format version
+     * @param state    the job's state when saved ({@code RUNNING}, {@code FINISHED}, ...)
      * @param registry nodes, ranks, epoch
      * @param data     the partition queue
      * @param job      progress, results, failure
      */
-    record Snapshot(int format, NodeRegistry.Saved registry, DataPartitions.Saved data, JobTracker.Saved job) {
+    record Snapshot(int format, String state, NodeRegistry.Saved registry, DataPartitions.Saved data,
+                    JobTracker.Saved job) {
     }
 
     private final Path dir;
@@ -87,6 +90,17 @@ public class SchedulerStateStore {
             throw new IllegalStateException("ps.scheduler.state-dir " + dir + ": " + FILE + " has format "
                     + saved.format() + ", this scheduler reads " + FORMAT + "; move it away to start a new job");
         }
+        if ("FINISHED".equals(saved.state())) {
+            Path aside = dir.resolve("scheduler-state-finished-" + System.currentTimeMillis() + ".json");
+            try {
+                Files.move(file, aside, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                throw new IllegalStateException("ps.scheduler.state-dir " + dir + ": cannot move the finished job's "
+                        + FILE + " aside: " + e.getMessage(), e);
+            }
+            log.info("The job saved in {} had FINISHED: starting a new job (its state is kept as {})", dir, aside);
+            return;
+        }
         registry.restore(saved.registry());
         data.restore(saved.data());
         job.restore(saved.job());
@@ -106,7 +120,7 @@ public class SchedulerStateStore {
         if (dir == null) {
             return;
         }
-        Snapshot snapshot = new Snapshot(FORMAT, registry.save(), data.save(), job.save());
+        Snapshot snapshot = new Snapshot(FORMAT, job.state().name(), registry.save(), data.save(), job.save());
         Path tmp = dir.resolve(FILE + ".tmp");
         try {
             Files.createDirectories(dir);

@@ -96,6 +96,25 @@ class SchedulerStateStoreTest {
     }
 
     @Test
+    void aFinishedJobIsNotResumedANewOneStarts() throws Exception {
+        Scheduler first = new Scheduler(dir.toString());
+        first.registry.register(Requests.server(9000));
+        String w0 = first.registry.register(Requests.worker()).node().nodeId();
+        String w1 = first.registry.register(Requests.worker()).node().nodeId();
+        first.job.result(new ResultReport(w0, 90, 100, 1));
+        first.job.result(new ResultReport(w1, 80, 100, 1));
+        first.store.save();
+
+        Scheduler next = new Scheduler(dir.toString());
+        assertThat(next.registry.view().nodes()).as("a new job").isEmpty();
+        assertThat(next.job.status().state()).isEqualTo("WAITING");
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .singleElement().asString().startsWith("scheduler-state-finished-");
+        }
+    }
+
+    @Test
     void withoutADirectoryNothingIsWritten() throws Exception {
         Scheduler memory = new Scheduler("");
         memory.registry.register(Requests.server(9000));
