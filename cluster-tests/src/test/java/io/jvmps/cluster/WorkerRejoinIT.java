@@ -154,7 +154,7 @@ class WorkerRejoinIT {
         List<String> args = new ArrayList<>(List.of("--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
                 "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",
                 "--ps.worker.epochs=10", "--ps.worker.max-steps=" + STEPS, "--ps.worker.seed=7",
-                "--ps.worker.log-interval=10", "--ps.worker.step-delay=150ms", "--ps.node.heartbeat-interval=300ms"));
+                "--ps.worker.log-interval=10", "--ps.worker.step-delay=100ms", "--ps.node.heartbeat-interval=300ms"));
         args.addAll(List.of(extra));
         return cluster.startWorker(index, servers, 2, args.toArray(String[]::new));
     }
