@@ -12,7 +12,7 @@ import tools.jackson.databind.module.SimpleModule;
 /**
  * JSON settings of the REST API: roles are read with {@link NodeRole#parse(String)}, so
  * {@code "server"}, {@code "SERVER"} and the MindSpore name {@code "MS_PSERVER"} are all accepted and
- * an unknown role fails with a message listing the accepted values.
+ * an unknown role fails with a message listing the accepted values; a field given twice is refused.
  */
 @Configuration(proxyBeanMethods = false)
 public class JsonConfiguration {
@@ -23,6 +23,15 @@ public class JsonConfiguration {
         SimpleModule module = new SimpleModule("jvm-ps-node-role");
         module.addDeserializer(NodeRole.class, new NodeRoleDeserializer());
         return module;
+    }
+
+    /**
+     * @return a customizer that refuses a JSON object naming one field twice (Jackson would keep the last value
+     *         silently): the request is answered 400 naming the field
+     */
+    @Bean
+    public org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer strictDuplicates() {
+        return builder -> builder.enable(tools.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION);
     }
 
     /** Reads a role by our name or the MindSpore name, case-insensitively. */

@@ -51,9 +51,11 @@ public class JobTracker {
             throw invalid("progress report body is required");
         }
         NodeInfo worker = requireWorker(report.nodeId());
-        if (report.epoch() < 0 || report.step() < 0 || report.globalStep() < 0) {
-            throw invalid("epoch, step and globalStep must be >= 0, got epoch=" + report.epoch() + " step="
-                    + report.step() + " globalStep=" + report.globalStep());
+        if (report.epoch() < 0 || report.step() < 0 || report.globalStep() < 0 || report.bytesPushed() < 0
+                || report.bytesPulled() < 0) {
+            throw invalid("epoch, step, globalStep, bytesPushed and bytesPulled must be >= 0, got epoch="
+                    + report.epoch() + " step=" + report.step() + " globalStep=" + report.globalStep()
+                    + " bytesPushed=" + report.bytesPushed() + " bytesPulled=" + report.bytesPulled());
         }
         progress.put(worker.rank(), report);
         history.add(worker.rank(), report, clock.millis());

@@ -302,8 +302,12 @@ public class NodeRegistry {
         return Optional.ofNullable(nodeId == null ? null : nodes.get(nodeId));
     }
 
-    /** @throws PsException UNKNOWN_KEY naming the id when it is not registered */
+    /** @throws PsException UNKNOWN_KEY naming the id when it is not registered, INVALID_ARGUMENT when it is missing */
     public synchronized NodeInfo require(String nodeId) {
+        if (nodeId == null || nodeId.isBlank()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "field nodeId is required: the id this node's "
+                    + "registration answered");
+        }
         return find(nodeId).orElseThrow(() -> new PsException(ErrorCode.UNKNOWN_KEY,
                 "node id '" + nodeId + "' is not registered with this scheduler"));
     }

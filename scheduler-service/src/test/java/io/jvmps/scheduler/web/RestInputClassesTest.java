@@ -1,0 +1,157 @@
+package io.jvmps.scheduler.web;
+
+import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.protocol.RegisterRequest;
+import io.jvmps.common.protocol.RegisterResponse;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every field of every REST request body, in whole classes of bad input: a value of the wrong type (a string
+ * for a number, an object, an array), out of range, missing where it is required, or given twice. Each is
+ * answered 400 INVALID_ARGUMENT with a message naming the field, changes nothing (the cluster view and the job
+ * are as before), and puts no stack trace in the log.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "ps.cluster.server-num=1", "ps.cluster.worker-num=1", "ps.scheduler.node-id-seed=44"})
+@AutoConfigureWebTestClient(timeout = "30s")
+@DirtiesContext
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(OutputCaptureExtension.class)
+class RestInputClassesTest {
+    private WebTestClient http;
+    private static String worker;
+
+    /** A route, a valid body (field order kept), the fields that must be present, and those that must be >= 0. */
+    private record Route(String path, Map<String, Object> body, List<String> required, List<String> nonNegative) {
+    }
+
+    @Autowired
+    void client(WebTestClient anonymous) {
+        this.http = anonymous.mutate().defaultHeader("Authorization", "Bearer test-cluster-secret-0123456789").build();
+    }
+
+    @BeforeAll
+    void registerTheJob() {
+        register(new RegisterRequest(NodeRole.SERVER, "10.0.0.1", 9000, 8081, null));
+        worker = register(new RegisterRequest(NodeRole.WORKER, "10.0.0.2", 0, 8082, null)).nodeId();
+    }
+
+    private static List<Route> routes() {
+        return List.of(
+                new Route("/api/v1/nodes", body("role", "worker", "host", "10.0.0.9", "rsocketPort", 0, "httpPort", 8089),
+                        List.of("role", "host"), List.of("rsocketPort", "httpPort")),
+                new Route("/api/v1/progress", body("nodeId", "WORKER", "epoch", 1, "step", 2, "globalStep", 2, "loss", 0.5,
+                        "imagesPerSecond", 10.0, "bytesPushed", 100, "bytesPulled", 100),
+                        List.of("nodeId"), List.of("epoch", "step", "globalStep", "bytesPushed", "bytesPulled")),
+                new Route("/api/v1/results", body("nodeId", "WORKER", "correct", 5, "total", 10, "trainSeconds", 1.5),
+                        List.of("nodeId"), List.of("correct", "total")),
+                new Route("/api/v1/data/partitions", body("nodeId", "WORKER", "epochs", 1, "partitions", 4,
+                        "doneEpoch", -1, "donePartition", -1), List.of("nodeId"), List.of("epochs", "partitions")),
+                new Route("/api/v1/job/failure", body("nodeId", "WORKER", "reason", "a server was lost"),
+                        List.of("nodeId", "reason"), List.of()));
+    }
+
+    /** @return (route, field, what, JSON) for every field of every route and every class of bad value */
+    Stream<Object[]> cases() {
+        List<Object[]> all = new ArrayList<>();
+        for (Route route : routes()) {
+            for (String field : route.body().keySet()) {
+                Object valid = route.body().get(field);
+                if (valid instanceof Number) {
+                    all.add(new Object[] {route.path(), field, "a string", json(route, field, "\"abc\"")});
+                }
+                all.add(new Object[] {route.path(), field, "an object", json(route, field, "{\"x\":1}")});
+                all.add(new Object[] {route.path(), field, "an array", json(route, field, "[1,2]")});
+                all.add(new Object[] {route.path(), field, "given twice", json(route, field, null)});
+                if (route.required().contains(field)) {
+                    all.add(new Object[] {route.path(), field, "missing", without(route, field)});
+                    all.add(new Object[] {route.path(), field, "null", json(route, field, "null")});
+                }
+                if (route.nonNegative().contains(field)) {
+                    all.add(new Object[] {route.path(), field, "negative", json(route, field, "-7")});
+                }
+            }
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1}: {2}")
+    @MethodSource("cases")
+    void aBadValueIsRefusedNamingItsFieldAndChangesNothing(String path, String field, String what, String body,
+                                                          CapturedOutput output) {
+        String before = state();
+        EntityExchangeResult<String> answer = http.post().uri(path).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(body.replace("WORKER", worker)).exchange().expectBody(String.class).returnResult();
+        assertThat(answer.getStatus().value()).as(body + " -> " + answer.getResponseBody()).isEqualTo(400);
+        assertThat(answer.getResponseBody()).as(body).contains("\"code\":\"INVALID_ARGUMENT\"").contains(field);
+        assertThat(state()).as("nothing changed").isEqualTo(before);
+        assertThat(output.getAll()).doesNotContain("\tat ");
+    }
+
+    private String state() {
+        String cluster = http.get().uri("/api/v1/cluster").exchange().expectBody(String.class).returnResult()
+                .getResponseBody();
+        String job = http.get().uri("/api/v1/job").exchange().expectBody(String.class).returnResult().getResponseBody();
+        return cluster.replaceAll("\"lastHeartbeatMillis\":\\d+", "") + job;
+    }
+
+    private RegisterResponse register(RegisterRequest request) {
+        return http.post().uri("/api/v1/nodes").bodyValue(request).exchange().expectStatus().isOk()
+                .expectBody(RegisterResponse.class).returnResult().getResponseBody();
+    }
+
+    private static Map<String, Object> body(Object... pairs) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            body.put((String) pairs[i], pairs[i + 1]);
+        }
+        return body;
+    }
+
+    /** @return the route's valid body with {@code field} set to {@code raw} JSON, or given twice when raw is null */
+    private static String json(Route route, String field, String raw) {
+        StringBuilder out = new StringBuilder("{");
+        for (Map.Entry<String, Object> e : route.body().entrySet()) {
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            String value = e.getKey().equals(field) && raw != null ? raw : literal(e.getValue());
+            out.append('"').append(e.getKey()).append("\":").append(value);
+            if (e.getKey().equals(field) && raw == null) {
+                out.append(",\"").append(e.getKey()).append("\":").append(literal(e.getValue()));
+            }
+        }
+        return out.append('}').toString();
+    }
+
+    private static String without(Route route, String field) {
+        Route less = new Route(route.path(), new LinkedHashMap<>(route.body()), route.required(), route.nonNegative());
+        less.body().remove(field);
+        return json(less, "", "");
+    }
+
+    private static String literal(Object value) {
+        return value instanceof String s ? "\"" + s + "\"" : String.valueOf(value);
+    }
+}
