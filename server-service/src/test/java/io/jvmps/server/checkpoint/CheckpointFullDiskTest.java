@@ -3,7 +3,6 @@ package io.jvmps.server.checkpoint;
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.common.sharding.ShardMap;
-import io.jvmps.common.sharding.Slice;
 import io.jvmps.optimizer.Optimizer;
 import io.jvmps.optimizer.OptimizerType;
 import io.jvmps.server.cluster.ServerIdentity;
@@ -21,7 +20,6 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -34,9 +32,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -73,14 +69,10 @@ class CheckpointFullDiskTest {
 
     @Test
     void aWriteThatFillsTheDiskLeavesNothingBehindAndTrainingGoesOn(CapturedOutput log) throws Exception {
-        DenseStore store = new DenseStore();
-        DeclaredModel model = new DeclaredModel(1);
-        ShardMap map = model.declare(MODEL);
-        Map<Long, INDArray> init = new HashMap<>();
-        for (Slice s : map.slices()) {
-            init.put(s.key(), Nd4j.zeros(DataType.FLOAT, s.length()));
-        }
-        store.initialize(init);
+        ZeroModel zero = ZeroModel.of(MODEL);
+        DenseStore store = zero.store();
+        DeclaredModel model = zero.model();
+        ShardMap map = zero.map();
         Optimizer adam = OptimizerType.ADAM.create(new OptimizerSettings(0.01, 0, false, 0.9, 0.999, 1e-8));
         Checkpointer checkpointer = new Checkpointer(new CheckpointStore(disk, Clock.systemUTC()),
                 new Checkpointer.Schedule(4, Duration.ZERO, 1), store, model, ServerIdentity.standalone(0), adam,

@@ -114,14 +114,10 @@ class RecoveryTest {
 
     @Test
     void anAsyncRollbackPutsEachWorkersClockBackToTheCheckpointNotToItsUpdateCount() throws Exception {
-        DenseStore store = new DenseStore();
-        DeclaredModel model = new DeclaredModel(1);
-        ShardMap map = model.declare(MODEL);
-        Map<Long, INDArray> init = new HashMap<>();
-        for (Slice s : map.slices()) {
-            init.put(s.key(), Nd4j.zeros(DataType.FLOAT, s.length()));
-        }
-        store.initialize(init);
+        ZeroModel zero = ZeroModel.of(MODEL);
+        DenseStore store = zero.store();
+        DeclaredModel model = zero.model();
+        ShardMap map = zero.map();
         Optimizer sgd = OptimizerType.SGD.create(new OptimizerSettings(0.1, 0, false, 0.9, 0.999, 1e-8));
         ServerIdentity identity = ServerIdentity.standalone(0);
         Checkpointer checkpointer = new Checkpointer(new CheckpointStore(dir, Clock.systemUTC()),
@@ -149,14 +145,10 @@ class RecoveryTest {
 
     @Test
     void geoDeltasAreCheckpointedWhileTrainingAndARollbackRestoresTheirSumAndTheRoundClocks() throws Exception {
-        DenseStore store = new DenseStore();
-        DeclaredModel model = new DeclaredModel(1);
-        ShardMap map = model.declare(MODEL);
-        Map<Long, INDArray> init = new HashMap<>();
-        for (Slice s : map.slices()) {
-            init.put(s.key(), Nd4j.zeros(DataType.FLOAT, s.length()));
-        }
-        store.initialize(init);
+        ZeroModel zero = ZeroModel.of(MODEL);
+        DenseStore store = zero.store();
+        DeclaredModel model = zero.model();
+        ShardMap map = zero.map();
         Optimizer sgd = OptimizerType.SGD.create(new OptimizerSettings(0.1, 0, false, 0.9, 0.999, 1e-8));
         ServerIdentity identity = ServerIdentity.standalone(0);
         Checkpointer checkpointer = new Checkpointer(new CheckpointStore(dir, Clock.systemUTC()),
