@@ -145,7 +145,10 @@ class SparseLinearJob {
             return new Outcome(summary, 0, 0);
         }
         IndexRange range = EpochBatches.shardRange(test.size(), workers, rank);
-        long correct = correct(test, range);
+        // in SYNC, wait for every worker's last bias push (each worker's sparse pushes of a step are acknowledged
+        // before its bias push), so this evaluation sees the rows and bias the job ended on, as the export does
+        long finalVersion = semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC ? summary.steps() : 0;
+        long correct = correct(test, range, finalVersion);
         log.info(String.format(Locale.ROOT, "Test accuracy on this worker's shard [%d, %d): %.4f (%d/%d)",
                 range.from(), range.to(), (double) correct / Math.max(1, range.size()), correct, range.size()));
         return new Outcome(summary, correct, range.size());
@@ -178,10 +181,11 @@ class SparseLinearJob {
         return new ModelExporter(dir, clock).export(exported, test, props.getEvalBatchSize(), manifest);
     }
 
-    private long correct(LibSvmFile test, IndexRange range) {
+    /** @param minVersion the bias version to wait for before reading the model (0: whatever the servers hold) */
+    private long correct(LibSvmFile test, IndexRange range, long minVersion) {
         DirectLookup lookup = new DirectLookup(sparse, TABLE, model.classes());
         INDArray[] bias = {Nd4j.create(DataType.FLOAT, model.classes())};
-        dense.pull(0, bias);
+        dense.pull(minVersion, bias);
         float[] b = bias[0].toFloatVector();
         long correct = 0;
         int batchSize = props.getEvalBatchSize();
