@@ -90,10 +90,11 @@ public class DenseController {
             }
             Map<Long, INDArray> values = new LinkedHashMap<>();
             tensors.forEach(t -> values.put(t.key(), t.values()));
-            tensors.stream().filter(t -> store.get(t.key()) == null).findFirst()
-                    .ifPresent(t -> lostState.requireNotLost("an init of slice " + SliceKey.describe(t.key())));
-            long fresh = tensors.stream().filter(t -> store.get(t.key()) == null).mapToLong(t -> 4L * t.values().length())
-                    .sum();
+            List<ReceivedTensor> absent = tensors.stream().filter(t -> store.get(t.key()) == null).toList();
+            if (!absent.isEmpty()) {
+                lostState.requireNotLost("an init of slice " + SliceKey.describe(absent.get(0).key()));
+            }
+            long fresh = absent.stream().mapToLong(t -> 4L * t.values().length()).sum();
             requireRoom(fresh, "this init of " + tensors.size() + " slice(s)");
             store.initialize(values);
             return ack(-1, tensors);

@@ -114,18 +114,12 @@ class RecoveryTest {
 
     @Test
     void anAsyncRollbackPutsEachWorkersClockBackToTheCheckpointNotToItsUpdateCount() throws Exception {
-        ZeroModel zero = ZeroModel.of(MODEL);
-        DenseStore store = zero.store();
-        DeclaredModel model = zero.model();
-        ShardMap map = zero.map();
-        Optimizer sgd = OptimizerType.SGD.create(new OptimizerSettings(0.1, 0, false, 0.9, 0.999, 1e-8));
-        ServerIdentity identity = ServerIdentity.standalone(0);
-        Checkpointer checkpointer = new Checkpointer(new CheckpointStore(dir, Clock.systemUTC()),
-                new Checkpointer.Schedule(4, Duration.ZERO, 3), store, model, identity, sgd, "SGD", Clock.systemUTC());
-        AsyncPolicy policy = new AsyncPolicy(new PolicyContext(store, sgd, 2, Duration.ofSeconds(30), 0, checkpointer));
-        checkpointer.recordClocks(policy::workerClocks);
-        Recovery recovery = new Recovery(checkpointer, store, model, policy, identity, -1, null, null);
-        recovery.declared("server-a");
+        Clocked<AsyncPolicy> rig = clocked(AsyncPolicy::new);
+        DenseStore store = rig.zero().store();
+        ShardMap map = rig.zero().map();
+        Checkpointer checkpointer = rig.checkpointer();
+        AsyncPolicy policy = rig.policy();
+        Recovery recovery = rig.recovery();
 
         int[][] pushes = {{0, 0}, {0, 1}, {1, 0}, {0, 2}, {1, 1}, {1, 2}, {0, 3}}; // (worker, step); 4th: checkpoint 4
         for (int[] p : pushes) {
@@ -145,18 +139,12 @@ class RecoveryTest {
 
     @Test
     void geoDeltasAreCheckpointedWhileTrainingAndARollbackRestoresTheirSumAndTheRoundClocks() throws Exception {
-        ZeroModel zero = ZeroModel.of(MODEL);
-        DenseStore store = zero.store();
-        DeclaredModel model = zero.model();
-        ShardMap map = zero.map();
-        Optimizer sgd = OptimizerType.SGD.create(new OptimizerSettings(0.1, 0, false, 0.9, 0.999, 1e-8));
-        ServerIdentity identity = ServerIdentity.standalone(0);
-        Checkpointer checkpointer = new Checkpointer(new CheckpointStore(dir, Clock.systemUTC()),
-                new Checkpointer.Schedule(4, Duration.ZERO, 3), store, model, identity, sgd, "SGD", Clock.systemUTC());
-        GeoPolicy policy = new GeoPolicy(new PolicyContext(store, sgd, 2, Duration.ofSeconds(30), 0, checkpointer));
-        checkpointer.recordClocks(policy::workerClocks);
-        Recovery recovery = new Recovery(checkpointer, store, model, policy, identity, -1, null, null);
-        recovery.declared("server-a");
+        Clocked<GeoPolicy> rig = clocked(GeoPolicy::new);
+        DenseStore store = rig.zero().store();
+        ShardMap map = rig.zero().map();
+        Checkpointer checkpointer = rig.checkpointer();
+        GeoPolicy policy = rig.policy();
+        Recovery recovery = rig.recovery();
 
         int[][] rounds = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}}; // (worker, round); the 4th push: checkpoint 4
         for (int[] r : rounds) {
@@ -189,6 +177,28 @@ class RecoveryTest {
         assertThat(recovery.handle(new RecoverRequest("x", -1)).latestStep()).isEqualTo(-1);
         assertThatThrownBy(() -> recovery.handle(new RecoverRequest("x", 0)))
                 .hasMessageContaining("ps.checkpoint.dir is unset");
+    }
+
+    /**
+     * A one-server model at zeros with SGD, a checkpointer every 4 updates into {@link #dir}, a clocked policy of
+     * 2 workers telling it, and the server's recovery, declared for server set "server-a".
+     */
+    private record Clocked<P extends ConsistencyPolicy>(ZeroModel zero, Checkpointer checkpointer, P policy,
+                                                        Recovery recovery) {
+    }
+
+    private <P extends ConsistencyPolicy> Clocked<P> clocked(java.util.function.Function<PolicyContext, P> make) {
+        ZeroModel zero = ZeroModel.of(MODEL);
+        Optimizer sgd = OptimizerType.SGD.create(new OptimizerSettings(0.1, 0, false, 0.9, 0.999, 1e-8));
+        ServerIdentity identity = ServerIdentity.standalone(0);
+        Checkpointer checkpointer = new Checkpointer(new CheckpointStore(dir, Clock.systemUTC()),
+                new Checkpointer.Schedule(4, Duration.ZERO, 3), zero.store(), zero.model(), identity, sgd, "SGD",
+                Clock.systemUTC());
+        P policy = make.apply(new PolicyContext(zero.store(), sgd, 2, Duration.ofSeconds(30), 0, checkpointer));
+        checkpointer.recordClocks(policy::workerClocks);
+        Recovery recovery = new Recovery(checkpointer, zero.store(), zero.model(), policy, identity, -1, null, null);
+        recovery.declared("server-a");
+        return new Clocked<>(zero, checkpointer, policy, recovery);
     }
 
     private static void push(ConsistencyPolicy policy, DenseStore store, ShardMap map, int step) {
