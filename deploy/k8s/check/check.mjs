@@ -7,7 +7,7 @@
 //      ports the images listen on, environment variable names the services read, cluster sizes and
 //      references between the objects.
 // Usage: node check.mjs [manifest-folder] [repository-root]; exit 0 when every check passes.
-import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve, dirname } from "node:path";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -82,6 +82,8 @@ for (const d of docs) {
       }
       problem(where, line.replace(/^.*error TS\d+: /, ""));
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

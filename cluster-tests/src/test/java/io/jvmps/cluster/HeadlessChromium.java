@@ -61,11 +61,13 @@ final class HeadlessChromium implements AutoCloseable {
     HeadlessChromium(Path binary) throws IOException {
         profile = Files.createTempDirectory("jvmps-chromium-");
         log = profile.resolveSibling(profile.getFileName() + ".log");
-        process = new ProcessBuilder(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+        ProcessBuilder builder = new ProcessBuilder(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--disable-quic", "--user-data-dir=" + profile, "--remote-debugging-address=127.0.0.1",
-                "--remote-debugging-port=0", "about:blank")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                "--remote-debugging-port=0", "about:blank");
+        // Chromium puts its singleton socket directory in TMPDIR: inside the profile, close() removes it too.
+        builder.environment().put("TMPDIR", profile.toString());
+        process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
         port = NodeProcess.poll("Chromium's DevTools port (log " + log + ")", Duration.ofSeconds(60), () -> {
             try {
                 Matcher m = LISTENING.matcher(Files.readString(log));
