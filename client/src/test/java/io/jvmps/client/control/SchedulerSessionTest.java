@@ -58,14 +58,14 @@ class SchedulerSessionTest {
 
     private void register(HttpExchange exchange) throws IOException {
         if ("DELETE".equals(exchange.getRequestMethod())) {
-            leaves.add(exchange.getRequestURI().toString());
+            leaves.add(exchange.getRequestURI() + " " + exchange.getRequestHeaders().getFirst("X-PS-Node-Token"));
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
             return;
         }
         boolean full = attempts.incrementAndGet() <= fullAnswers;
         byte[] body = (full ? FULL : JSON.writeValueAsString(new RegisterResponse("worker-1-b", 1,
-                new ClusterView(3, 1, 2, List.of())))).getBytes(StandardCharsets.UTF_8);
+                new ClusterView(3, 1, 2, List.of()), "token-of-worker-1"))).getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(full ? 409 : 200, body.length);
         exchange.getResponseBody().write(body);
@@ -94,7 +94,7 @@ class SchedulerSessionTest {
     void aWorkerThatFinishedLeavesPlainly() {
         session.register(8080, 0, Duration.ofSeconds(5), Duration.ofMillis(50));
         session.close();
-        assertThat(leaves).containsExactly("/api/v1/nodes/worker-1-b");
+        assertThat(leaves).containsExactly("/api/v1/nodes/worker-1-b token-of-worker-1");
     }
 
     @Test
@@ -102,6 +102,6 @@ class SchedulerSessionTest {
         session.register(8080, 0, Duration.ofSeconds(5), Duration.ofMillis(50));
         session.markFailed();
         session.close();
-        assertThat(leaves).containsExactly("/api/v1/nodes/worker-1-b?failed=true");
+        assertThat(leaves).containsExactly("/api/v1/nodes/worker-1-b?failed=true token-of-worker-1");
     }
 }

@@ -9,6 +9,7 @@ import io.jvmps.common.protocol.RegisterRequest;
 import io.jvmps.common.protocol.RegisterResponse;
 import io.jvmps.common.protocol.ResultReport;
 import io.jvmps.common.security.ClusterSecret;
+import io.jvmps.common.security.NodeToken;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -23,7 +24,10 @@ import java.time.Duration;
  * Blocking client of the scheduler's REST API ({@code /api/v1/...}), used by servers and workers.
  * Built on the JDK HTTP client so that it needs no Spring. Every call has a request timeout; a
  * scheduler that cannot be reached raises {@link ErrorCode#NOT_READY}, an error answer raises the
- * code the scheduler sent ({@link ErrorCode#UNAUTHENTICATED} for a wrong secret). Thread-safe.
+ * code the scheduler sent ({@link ErrorCode#UNAUTHENTICATED} for a wrong secret or node token).
+ * <p>The client remembers the node token of every registration it made ({@link RegisterResponse#nodeToken()}) and
+ * sends it ({@link NodeToken#HTTP_HEADER}) on every call it makes in that node's name: heartbeats, leaving, reports,
+ * leases, failures, and a re-registration under that id. Thread-safe.
  */
 public final class SchedulerClient {
     private final URI base;
@@ -31,6 +35,7 @@ public final class SchedulerClient {
     private final HttpClient http;
     private final JsonMapper json;
     private final ClusterSecret secret;
+    private final java.util.Map<String, String> tokens = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param host    scheduler host
@@ -66,12 +71,22 @@ public final class SchedulerClient {
 
     /** Registers a node; see {@code POST /api/v1/nodes}. */
     public RegisterResponse register(RegisterRequest request) {
-        return send("POST", "/api/v1/nodes", request, RegisterResponse.class);
+        RegisterResponse answer = send("POST", "/api/v1/nodes", request, RegisterResponse.class,
+                request == null ? null : request.previousNodeId());
+        if (answer != null && answer.nodeId() != null && answer.nodeToken() != null) {
+            tokens.put(answer.nodeId(), answer.nodeToken());
+        }
+        return answer;
+    }
+
+    /** @return the node token the scheduler answered this client's registration of {@code nodeId}, if any */
+    public java.util.Optional<String> nodeToken(String nodeId) {
+        return java.util.Optional.ofNullable(nodeId == null ? null : tokens.get(nodeId));
     }
 
     /** Sends a heartbeat and returns the current view; see {@code PUT /api/v1/nodes/{id}/heartbeat}. */
     public ClusterView heartbeat(String nodeId) {
-        return send("PUT", "/api/v1/nodes/" + nodeId + "/heartbeat", null, ClusterView.class);
+        return send("PUT", "/api/v1/nodes/" + nodeId + "/heartbeat", null, ClusterView.class, nodeId);
     }
 
     /** @return the current cluster view */
@@ -118,7 +133,7 @@ public final class SchedulerClient {
 
     /** Marks a node as finished; it then no longer counts as alive or dead. */
     public void leave(String nodeId) {
-        send("DELETE", "/api/v1/nodes/" + nodeId, null, Void.class);
+        send("DELETE", "/api/v1/nodes/" + nodeId, null, Void.class, nodeId);
     }
 
     /**
@@ -126,27 +141,28 @@ public final class SchedulerClient {
      * its rank without waiting for the heartbeat timeout.
      */
     public void leaveFailed(String nodeId) {
-        send("DELETE", "/api/v1/nodes/" + nodeId + "?failed=true", null, Void.class);
+        send("DELETE", "/api/v1/nodes/" + nodeId + "?failed=true", null, Void.class, nodeId);
     }
 
     /** Posts a worker's progress. */
     public void reportProgress(ProgressReport report) {
-        send("POST", "/api/v1/progress", report, Void.class);
+        send("POST", "/api/v1/progress", report, Void.class, report.nodeId());
     }
 
     /** Posts a worker's final evaluation. */
     public void reportResult(ResultReport report) {
-        send("POST", "/api/v1/results", report, Void.class);
+        send("POST", "/api/v1/results", report, Void.class, report.nodeId());
     }
 
     /** Records the partition the worker finished (if any) and leases the next one (dynamic data sharding). */
     public io.jvmps.common.protocol.PartitionLease nextPartition(io.jvmps.common.protocol.PartitionRequest request) {
-        return send("POST", "/api/v1/data/partitions", request, io.jvmps.common.protocol.PartitionLease.class);
+        return send("POST", "/api/v1/data/partitions", request, io.jvmps.common.protocol.PartitionLease.class,
+                request.nodeId());
     }
 
     /** Reports that the job cannot go on; the scheduler marks it FAILED with the first reason it gets. */
     public void reportJobFailure(io.jvmps.common.protocol.JobFailure failure) {
-        send("POST", "/api/v1/job/failure", failure, Void.class);
+        send("POST", "/api/v1/job/failure", failure, Void.class, failure.nodeId());
     }
 
     /** @return the job status */
@@ -155,9 +171,18 @@ public final class SchedulerClient {
     }
 
     private <T> T send(String method, String path, Object body, Class<T> type) {
+        return send(method, path, body, type, null);
+    }
+
+    /** @param caller the node the call is made in the name of (its token is sent), or null */
+    private <T> T send(String method, String path, Object body, Class<T> type, String caller) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
                 .header("Accept", "application/json")
                 .header(ClusterSecret.HTTP_HEADER, secret.headerValue());
+        String token = caller == null ? null : tokens.get(caller);
+        if (token != null) {
+            builder.header(NodeToken.HTTP_HEADER, token);
+        }
         if (body != null) {
             builder.header("Content-Type", "application/json")
                     .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)));

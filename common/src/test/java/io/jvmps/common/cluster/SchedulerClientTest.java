@@ -36,7 +36,7 @@ class SchedulerClientTest {
     }
 
     /** What the fake scheduler received. */
-    private record Received(String method, String path, String contentType, String body) {
+    private record Received(String method, String path, String contentType, String body, String nodeToken) {
     }
 
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
@@ -62,7 +62,8 @@ class SchedulerClientTest {
         String method = exchange.getRequestMethod();
         String path = exchange.getRequestURI().getPath();
         received.add(new Received(method, path, exchange.getRequestHeaders().getFirst("Content-Type"),
-                new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+                new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8),
+                exchange.getRequestHeaders().getFirst("X-PS-Node-Token")));
         Answer answer = answers.getOrDefault(method + " " + path,
                 new Answer(404, "application/json", "{\"code\":\"UNKNOWN_KEY\",\"message\":\"no route " + path + "\"}"));
         byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
@@ -84,7 +85,8 @@ class SchedulerClientTest {
     void registerSendsTheRequestAsJsonAndReadsTheResponse() {
         NodeInfo me = new NodeInfo("server-1-ab", NodeRole.SERVER, 1, "10.1.2.3", 7001, 8081, NodeState.ALIVE, 1234);
         NodeInfo other = new NodeInfo("server-0-cd", NodeRole.SERVER, 0, "10.1.2.4", 7000, 8080, NodeState.ALIVE, 1200);
-        RegisterResponse expected = new RegisterResponse("server-1-ab", 1, new ClusterView(2, 2, 1, List.of(me, other)));
+        RegisterResponse expected = new RegisterResponse("server-1-ab", 1, new ClusterView(2, 2, 1, List.of(me, other)),
+                "token-of-server-1");
         answer("POST /api/v1/nodes", 200, expected);
         RegisterRequest request = new RegisterRequest(NodeRole.SERVER, "10.1.2.3", 7001, 8081, "server-1-old");
 
@@ -98,7 +100,40 @@ class SchedulerClientTest {
             assertThat(r.contentType()).isEqualTo("application/json");
             assertThat(JSON.readValue(r.body(), RegisterRequest.class)).isEqualTo(request);
             assertThat(JSON.readTree(r.body()).get("role").asString()).isEqualTo("SERVER");
+            assertThat(r.nodeToken()).as("no token is known for server-1-old").isNull();
         });
+        assertThat(response.toString()).doesNotContain("token-of-server-1");
+    }
+
+    @Test
+    void callsInARegisteredNodesNameCarryItsTokenAndNoOtherCallDoes() {
+        NodeInfo me = new NodeInfo("worker-0-ab", NodeRole.WORKER, 0, "h", 0, 1, NodeState.ALIVE, 1);
+        answer("POST /api/v1/nodes", 200, new RegisterResponse("worker-0-ab", 0, new ClusterView(1, 1, 1, List.of(me)),
+                "token-of-worker-0"));
+        answer("PUT /api/v1/nodes/worker-0-ab/heartbeat", 200, new ClusterView(1, 1, 1, List.of(me)));
+        answer("PUT /api/v1/nodes/server-9-zz/heartbeat", 200, new ClusterView(1, 1, 1, List.of(me)));
+        answer("POST /api/v1/progress", 202, null);
+        answer("DELETE /api/v1/nodes/worker-0-ab", 204, null);
+        answer("GET /api/v1/cluster", 200, new ClusterView(1, 1, 1, List.of(me)));
+
+        client.register(new RegisterRequest(NodeRole.WORKER, "h", 0, 1, null));
+        client.heartbeat("worker-0-ab");
+        client.heartbeat("server-9-zz");
+        client.reportProgress(new io.jvmps.common.protocol.ProgressReport("worker-0-ab", 0, 1, 1, 0.5, 1, 0, 0));
+        client.cluster();
+        client.leave("worker-0-ab");
+        client.register(new RegisterRequest(NodeRole.WORKER, "h", 0, 1, "worker-0-ab", 0));
+
+        assertThat(received).extracting(r -> r.method() + " " + r.path() + " " + r.nodeToken()).containsExactly(
+                "POST /api/v1/nodes null",
+                "PUT /api/v1/nodes/worker-0-ab/heartbeat token-of-worker-0",
+                "PUT /api/v1/nodes/server-9-zz/heartbeat null",
+                "POST /api/v1/progress token-of-worker-0",
+                "GET /api/v1/cluster null",
+                "DELETE /api/v1/nodes/worker-0-ab token-of-worker-0",
+                "POST /api/v1/nodes token-of-worker-0");
+        assertThat(client.nodeToken("worker-0-ab")).contains("token-of-worker-0");
+        assertThat(client.nodeToken("server-9-zz")).isEmpty();
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.jvmps.common.cluster.NodeState;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.RegisterRequest;
+import io.jvmps.common.security.NodeToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -20,6 +21,7 @@ import io.jvmps.common.time.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -47,6 +49,8 @@ public class NodeRegistry {
     private final Map<NodeRole, Integer> expected = new EnumMap<>(NodeRole.class);
     private final int workerCapacity;
     private final Map<String, NodeInfo> nodes = new LinkedHashMap<>();
+    private final Map<String, String> tokens = new HashMap<>();
+    private final SecureRandom random = new SecureRandom();
     private final Map<NodeRole, Long> registrations = new EnumMap<>(NodeRole.class);
     private final Sinks.Many<ClusterView> changes = Sinks.many().replay().latest();
     private long epoch;
@@ -73,17 +77,34 @@ public class NodeRegistry {
      * @throws PsException INVALID_ARGUMENT for bad input; {@link ClusterFullException} when the role is full
      */
     public synchronized Registration register(RegisterRequest request) {
+        return register(request, null);
+    }
+
+    /**
+     * Registers a server or worker (see the class comment for rank rules); each registration draws a new node token.
+     *
+     * @param presentedToken the caller's node token ({@link NodeToken#HTTP_HEADER}), or null: a node that comes back
+     *                       under the id of a node that is not DEAD must present that node's token
+     * @throws PsException INVALID_ARGUMENT for bad input; UNAUTHENTICATED for a live id without its token;
+     *                     {@link ClusterFullException} when the role is full
+     */
+    public synchronized Registration register(RegisterRequest request, String presentedToken) {
         long before = epoch;
-        Registration registration = registerLocked(request);
+        Registration registration = registerLocked(request, presentedToken);
         publishIfChanged(before);
         return registration;
     }
 
-    private Registration registerLocked(RegisterRequest request) {
+    private Registration registerLocked(RegisterRequest request, String presentedToken) {
         RegistrationValidator.validate(request);
         NodeRole role = request.role();
         NodeInfo previous = request.previousNodeId() == null ? null : nodes.get(request.previousNodeId());
         if (previous != null) {
+            if (previous.state() != NodeState.DEAD && !NodeToken.matches(tokens.get(previous.nodeId()), presentedToken)) {
+                throw new PsException(ErrorCode.UNAUTHENTICATED, "node id '" + previous.nodeId() + "' is "
+                        + previous.state() + ": only that node may register under it again (send its "
+                        + NodeToken.HTTP_HEADER + ")");
+            }
             return reregister(previous, request);
         }
         if (request.previousNodeId() != null) {
@@ -130,6 +151,20 @@ public class NodeRegistry {
      */
     public synchronized ClusterView heartbeat(String nodeId) {
         NodeInfo node = require(nodeId);
+        return heartbeat(node);
+    }
+
+    /**
+     * Records a heartbeat of a node that proved its identity.
+     *
+     * @throws PsException UNKNOWN_KEY if the id is not registered; UNAUTHENTICATED without the node's token
+     */
+    public synchronized ClusterView heartbeat(String nodeId, String presentedToken) {
+        return heartbeat(authenticate(nodeId, presentedToken));
+    }
+
+    private ClusterView heartbeat(NodeInfo node) {
+        String nodeId = node.nodeId();
         Duration silent = silentFor(nodeId, monotonic.nanos());
         NodeInfo updated = node.withHeartbeat(clock.millis());
         if (node.state() == NodeState.DEAD) {
@@ -246,12 +281,19 @@ public class NodeRegistry {
      * @param nodes          every node, in registration order
      * @param registrations  registrations accepted so far, by role
      */
-    public record Saved(long epoch, boolean startAnnounced, List<NodeInfo> nodes, Map<NodeRole, Long> registrations) {
+    public record Saved(long epoch, boolean startAnnounced, List<NodeInfo> nodes, Map<NodeRole, Long> registrations,
+                        Map<String, String> tokens) {
+        /** Never prints the tokens. */
+        @Override
+        public String toString() {
+            return "Saved[epoch=" + epoch + ", nodes=" + nodes.size() + "]";
+        }
     }
 
     /** @return the registry's state, for {@link #restore} after a restart */
     public synchronized Saved save() {
-        return new Saved(epoch, startAnnounced, List.copyOf(nodes.values()), Map.copyOf(registrations));
+        return new Saved(epoch, startAnnounced, List.copyOf(nodes.values()), Map.copyOf(registrations),
+                Map.copyOf(tokens));
     }
 
     /**
@@ -267,6 +309,10 @@ public class NodeRegistry {
         }
         registrations.clear();
         registrations.putAll(saved.registrations());
+        tokens.clear();
+        if (saved.tokens() != null) {
+            tokens.putAll(saved.tokens());
+        }
         startAnnounced = saved.startAnnounced();
         epoch = saved.epoch() + 1;
         publish();
@@ -310,6 +356,22 @@ public class NodeRegistry {
         }
         return find(nodeId).orElseThrow(() -> new PsException(ErrorCode.UNKNOWN_KEY,
                 "node id '" + nodeId + "' is not registered with this scheduler"));
+    }
+
+    /**
+     * The node named {@code nodeId}, if {@code presentedToken} is the token its registration answered.
+     *
+     * @throws PsException INVALID_ARGUMENT without an id, UNKNOWN_KEY for an unknown one, UNAUTHENTICATED when the
+     *                     token is missing or is not this node's
+     */
+    public synchronized NodeInfo authenticate(String nodeId, String presentedToken) {
+        NodeInfo node = require(nodeId);
+        if (!NodeToken.matches(tokens.get(nodeId), presentedToken)) {
+            throw new PsException(ErrorCode.UNAUTHENTICATED, (presentedToken == null ? "no node token" : "wrong node token")
+                    + " for node '" + nodeId + "': a call in a node's name needs the " + NodeToken.HTTP_HEADER
+                    + " header with the token its registration answered");
+        }
+        return node;
     }
 
     /** @return the current epoch (0 before the first registration) */
@@ -365,6 +427,7 @@ public class NodeRegistry {
         if (replacedNodeId != null) {
             nodes.remove(replacedNodeId);
             heardNanos.remove(replacedNodeId);
+            tokens.remove(replacedNodeId);
         }
         NodeInfo node = new NodeInfo(freshId(request.role(), rank), request.role(), rank, request.host(),
                 request.rsocketPort(), request.httpPort(), NodeState.ALIVE, clock.millis());
@@ -381,7 +444,9 @@ public class NodeRegistry {
             startAnnounced = true;
             log.info("Start the scheduler node is successful!");
         }
-        return new Registration(node, kind, replaced, view, startedBefore);
+        String token = NodeToken.generate(random);
+        tokens.put(node.nodeId(), token);
+        return new Registration(node, kind, replaced, view, startedBefore, token);
     }
 
     private String freshId(NodeRole role, int rank) {

@@ -12,8 +12,16 @@ import io.jvmps.common.protocol.RegisterResponse;
  * @param replacedNodeId for {@link Kind#TAKEOVER}, the dead node whose rank was taken; otherwise null
  * @param view           the cluster view right after the registration
  * @param jobStarted     whether every node of the job had registered before this registration
+ * @param nodeToken      the node's new credential, answered to it alone
  */
-public record Registration(NodeInfo node, Kind kind, String replacedNodeId, ClusterView view, boolean jobStarted) {
+public record Registration(NodeInfo node, Kind kind, String replacedNodeId, ClusterView view, boolean jobStarted,
+                           String nodeToken) {
+
+    /** Never prints the token. */
+    @Override
+    public String toString() {
+        return "Registration[node=" + node + ", kind=" + kind + ", replacedNodeId=" + replacedNodeId + "]";
+    }
 
     /** How a registering node got its rank. */
     public enum Kind {
@@ -30,6 +38,6 @@ public record Registration(NodeInfo node, Kind kind, String replacedNodeId, Clus
      * @return the REST answer
      */
     public RegisterResponse toResponse(String jobFailure) {
-        return new RegisterResponse(node.nodeId(), node.rank(), view, jobStarted, jobFailure);
+        return new RegisterResponse(node.nodeId(), node.rank(), view, jobStarted, jobFailure, nodeToken);
     }
 }

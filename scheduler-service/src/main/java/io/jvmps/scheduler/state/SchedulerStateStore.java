@@ -52,6 +52,13 @@ public class SchedulerStateStore {
     }
 
     private final Path dir;
+    /** Owner read/write only on POSIX file systems (the file holds node tokens); null elsewhere. */
+    private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
+            java.nio.file.FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                    ? java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"))
+                    : null;
+
     private final NodeRegistry registry;
     private final DataPartitions data;
     private final JobTracker job;
@@ -117,6 +124,7 @@ public class SchedulerStateStore {
      *                     and goes out with the next save; the caller's request fails, so a node retries it)
      */
     public synchronized void save() {
+        // the file holds every node's token: readable by the scheduler's user only, where the file system allows
         if (dir == null) {
             return;
         }
@@ -124,8 +132,11 @@ public class SchedulerStateStore {
         Path tmp = dir.resolve(FILE + ".tmp");
         try {
             Files.createDirectories(dir);
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            Files.deleteIfExists(tmp);
+            try (FileChannel channel = OWNER_ONLY == null
+                    ? FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+                    : FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                    OWNER_ONLY)) {
                 ByteBuffer bytes = ByteBuffer.wrap(json.writeValueAsBytes(snapshot));
                 while (bytes.hasRemaining()) {
                     channel.write(bytes);

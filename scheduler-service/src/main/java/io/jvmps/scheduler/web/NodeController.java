@@ -1,5 +1,6 @@
 package io.jvmps.scheduler.web;
 
+import io.jvmps.common.security.NodeToken;
 import io.jvmps.common.cluster.ClusterView;
 import io.jvmps.common.protocol.RegisterRequest;
 import io.jvmps.common.protocol.RegisterResponse;
@@ -10,6 +11,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
@@ -40,17 +42,19 @@ public class NodeController {
      * job had started, and why it failed if it did (such a node does not take part).
      */
     @PostMapping
-    public RegisterResponse register(@RequestBody RegisterRequest request) {
-        RegisterResponse answer = registry.register(request).toResponse(job.failure());
+    public RegisterResponse register(@RequestBody RegisterRequest request,
+                                     @RequestHeader(name = NodeToken.HTTP_HEADER, required = false) String token) {
+        RegisterResponse answer = registry.register(request, token).toResponse(job.failure());
         state.save();
         return answer;
     }
 
-    /** {@code PUT /api/v1/nodes/{nodeId}/heartbeat}: records a heartbeat, returns the view. */
+    /** {@code PUT /api/v1/nodes/{nodeId}/heartbeat}: records the node's heartbeat (its token required), returns the view. */
     @PutMapping("/{nodeId}/heartbeat")
-    public ClusterView heartbeat(@PathVariable String nodeId) {
+    public ClusterView heartbeat(@PathVariable String nodeId,
+                                 @RequestHeader(name = NodeToken.HTTP_HEADER, required = false) String token) {
         long before = registry.epoch();
-        ClusterView view = registry.heartbeat(nodeId);
+        ClusterView view = registry.heartbeat(nodeId, token);
         if (view.epoch() != before) { // a DEAD node came back
             state.save();
         }
@@ -59,11 +63,14 @@ public class NodeController {
 
     /**
      * {@code DELETE /api/v1/nodes/{nodeId}}: marks the node FINISHED; with {@code ?failed=true} (a node
-     * leaving because it failed) DEAD, so that a replacement can take its rank at once.
+     * leaving because it failed) DEAD, so that a replacement can take its rank at once. Only the node itself
+     * (its token) may.
      */
     @DeleteMapping("/{nodeId}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    public void leave(@PathVariable String nodeId, @RequestParam(defaultValue = "false") boolean failed) {
+    public void leave(@PathVariable String nodeId, @RequestParam(defaultValue = "false") boolean failed,
+                      @RequestHeader(name = NodeToken.HTTP_HEADER, required = false) String token) {
+        registry.authenticate(nodeId, token);
         if (failed) {
             registry.fail(nodeId);
         } else {

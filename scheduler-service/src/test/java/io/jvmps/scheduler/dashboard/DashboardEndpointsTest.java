@@ -41,7 +41,7 @@ class DashboardEndpointsTest {
     void snapshotAndStreamCarryTopologyLossAndEvents() {
         RegisterResponse worker = register(NodeRole.WORKER, 0);
         register(NodeRole.SERVER, 7000);
-        http.post().uri("/api/v1/progress").header("Authorization", AUTH)
+        http.post().uri("/api/v1/progress").header("Authorization", AUTH).header("X-PS-Node-Token", worker.nodeToken())
                 .bodyValue(new ProgressReport(worker.nodeId(), 1, 10, 9, 1.25, 300, 1000, 2000))
                 .exchange().expectStatus().is2xxSuccessful();
 

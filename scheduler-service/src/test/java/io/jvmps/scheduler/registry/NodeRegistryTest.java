@@ -118,8 +118,9 @@ class NodeRegistryTest {
     @Test
     void reRegistrationWithAnotherRoleIsRejected() {
         NodeRegistry registry = registry(1, 1);
-        String id = registry.register(Requests.server(9000)).node().nodeId();
-        assertThatThrownBy(() -> registry.register(Requests.again(Requests.worker(), id)))
+        Registration server = registry.register(Requests.server(9000));
+        String id = server.node().nodeId();
+        assertThatThrownBy(() -> registry.register(Requests.again(Requests.worker(), id), server.nodeToken()))
                 .isInstanceOf(PsException.class)
                 .satisfies(e -> assertThat(((PsException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
                 .hasMessageContaining("registered as server");
@@ -249,8 +250,52 @@ class NodeRegistryTest {
         assertThat(output).contains("The server node id:" + s.node().nodeId() + ", assign rank id:0");
         assertThat(output).doesNotContain("Start the scheduler node is successful!");
         Registration w = registry.register(Requests.worker());
-        registry.register(Requests.again(Requests.worker(), w.node().nodeId()));
+        registry.register(Requests.again(Requests.worker(), w.node().nodeId()), w.nodeToken());
         assertThat(output.getOut().split("Start the scheduler node is successful!", -1)).hasSize(2);
+    }
+
+    @Test
+    void everyRegistrationGetsItsOwnTokenAndOnlyThatTokenSpeaksForTheNode() {
+        NodeRegistry registry = registry(1, 1);
+        Registration s = registry.register(Requests.server(9000));
+        Registration w = registry.register(Requests.worker());
+        assertThat(s.nodeToken()).hasSize(43).isNotEqualTo(w.nodeToken());
+        assertThat(s.toString()).doesNotContain(s.nodeToken());
+
+        assertThat(registry.authenticate(w.node().nodeId(), w.nodeToken()).rank()).isZero();
+        assertUnauthenticated(() -> registry.authenticate(w.node().nodeId(), s.nodeToken()), "wrong node token");
+        assertUnauthenticated(() -> registry.authenticate(w.node().nodeId(), null), "no node token");
+        assertUnauthenticated(() -> registry.heartbeat(w.node().nodeId(), "x"), "wrong node token");
+        assertUnauthenticated(() -> registry.register(Requests.again(Requests.worker(), w.node().nodeId()), null),
+                "is ALIVE");
+        assertThat(registry.view().workers()).singleElement().satisfies(n -> assertThat(n.host()).isEqualTo(
+                w.node().host()));
+
+        Registration again = registry.register(Requests.again(Requests.worker(), w.node().nodeId()), w.nodeToken());
+        assertThat(again.nodeToken()).isNotEqualTo(w.nodeToken());
+        assertUnauthenticated(() -> registry.authenticate(w.node().nodeId(), w.nodeToken()), "wrong node token");
+        assertThat(registry.heartbeat(w.node().nodeId(), again.nodeToken()).workers()).hasSize(1);
+    }
+
+    @Test
+    void aDeadNodesIdIsOpenAgainAndATakeoverRetiresTheDeadNodesToken() {
+        NodeRegistry registry = registry(1, 1);
+        registry.register(Requests.server(9000));
+        Registration w = registry.register(Requests.worker());
+        registry.fail(w.node().nodeId());
+        Registration back = registry.register(Requests.again(Requests.worker(), w.node().nodeId()), null);
+        assertThat(back.kind()).isEqualTo(Registration.Kind.REREGISTERED);
+
+        registry.fail(w.node().nodeId());
+        Registration taker = registry.register(Requests.worker());
+        assertThat(taker.kind()).isEqualTo(Registration.Kind.TAKEOVER);
+        assertThat(registry.save().tokens()).containsOnlyKeys(registry.view().servers().get(0).nodeId(),
+                taker.node().nodeId());
+    }
+
+    private static void assertUnauthenticated(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String message) {
+        assertThatThrownBy(call).isInstanceOfSatisfying(PsException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAUTHENTICATED)).hasMessageContaining(message);
     }
 
     private static void assertInvalid(NodeRegistry registry, RegisterRequest request, String message) {

@@ -49,11 +49,12 @@ class SchedulerStateStoreTest {
     }
 
     @Test
-    void ranksLeasesFinishedPartitionsAndResultsSurviveARestart() {
+    void ranksLeasesFinishedPartitionsAndResultsSurviveARestart() throws Exception {
         Scheduler first = new Scheduler(dir.toString());
         String server = first.registry.register(Requests.server(9000)).node().nodeId();
         String w0 = first.registry.register(Requests.worker()).node().nodeId();
-        String w1 = first.registry.register(Requests.worker()).node().nodeId();
+        var w1Registration = first.registry.register(Requests.worker());
+        String w1 = w1Registration.node().nodeId();
         PartitionLease a = first.data.next(new PartitionRequest(w0, 1, 4, -1, -1));
         PartitionLease b = first.data.next(new PartitionRequest(w1, 1, 4, -1, -1));
         PartitionLease c = first.data.next(new PartitionRequest(w0, 1, 4, a.epoch(), a.partition()));
@@ -76,9 +77,18 @@ class SchedulerStateStoreTest {
                 .as("a, b and c are not leased again").isEqualTo(3);
         assertThat(second.job.status().workersReported()).isEqualTo(1);
         assertThat(second.job.status().latest()).extracting(ProgressReport::step).containsExactly(3);
+        assertThat(second.registry.authenticate(w1, w1Registration.nodeToken()).rank())
+                .as("a node's token still speaks for it after the restart").isEqualTo(1);
+        assertThatThrownBy(() -> second.registry.authenticate(w0, w1Registration.nodeToken()))
+                .hasMessageContaining("wrong node token");
+        if (Files.getFileStore(dir).supportsFileAttributeView("posix")) {
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(dir.resolve(SchedulerStateStore.FILE))))
+                    .as("the file holds node tokens").isEqualTo("rw-------");
+        }
         RegisterRequest again = Requests.again(Requests.worker(), w1);
-        assertThat(second.registry.register(again).node().rank()).as("a node that re-registers keeps its rank")
-                .isEqualTo(1);
+        assertThat(second.registry.register(again, w1Registration.nodeToken()).node().rank())
+                .as("a node that re-registers keeps its rank").isEqualTo(1);
     }
 
     @Test

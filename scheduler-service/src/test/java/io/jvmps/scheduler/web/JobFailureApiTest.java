@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @DirtiesContext
 @ExtendWith(OutputCaptureExtension.class)
 class JobFailureApiTest {
+    private static final String TOKEN = "X-PS-Node-Token";
     private static final String LOST = "server rank 0 lost its parameters and there is no checkpoint to restore";
 
     private WebTestClient http;
@@ -47,18 +48,21 @@ class JobFailureApiTest {
 
         http.post().uri("/api/v1/job/failure").bodyValue(new JobFailure("worker-9-0000", LOST)).exchange()
                 .expectStatus().isNotFound().expectBody().jsonPath("$.code").isEqualTo("UNKNOWN_KEY");
-        http.post().uri("/api/v1/job/failure").bodyValue(new JobFailure(worker.nodeId(), "  ")).exchange()
+        http.post().uri("/api/v1/job/failure").header(TOKEN, worker.nodeToken())
+                .bodyValue(new JobFailure(worker.nodeId(), "  ")).exchange()
                 .expectStatus().isBadRequest().expectBody().jsonPath("$.code").isEqualTo("INVALID_ARGUMENT")
                 .jsonPath("$.message").value(m -> assertThat((String) m).contains("field reason"));
-        http.post().uri("/api/v1/job/failure").contentType(MediaType.APPLICATION_JSON)
+        http.post().uri("/api/v1/job/failure").header(TOKEN, worker.nodeToken()).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue("{\"nodeId\":\"" + worker.nodeId() + "\",\"reason\":\"" + "x".repeat(2001) + "\"}")
                 .exchange().expectStatus().isBadRequest();
         http.get().uri("/api/v1/job").exchange().expectStatus().isOk()
                 .expectBody().jsonPath("$.state").isEqualTo("RUNNING").jsonPath("$.failure").isEmpty();
 
-        http.post().uri("/api/v1/job/failure").bodyValue(new JobFailure(worker.nodeId(), LOST)).exchange()
+        http.post().uri("/api/v1/job/failure").header(TOKEN, worker.nodeToken())
+                .bodyValue(new JobFailure(worker.nodeId(), LOST)).exchange()
                 .expectStatus().isEqualTo(HttpStatus.ACCEPTED);
-        http.post().uri("/api/v1/job/failure").bodyValue(new JobFailure(server.nodeId(), "a later reason"))
+        http.post().uri("/api/v1/job/failure").header(TOKEN, server.nodeToken())
+                .bodyValue(new JobFailure(server.nodeId(), "a later reason"))
                 .exchange().expectStatus().isEqualTo(HttpStatus.ACCEPTED);
 
         String why = LOST + " (reported by worker rank 0 (" + worker.nodeId() + "))";
@@ -74,8 +78,9 @@ class JobFailureApiTest {
         assertThat(scrape).containsPattern("ps_scheduler_job_state\\{[^}]*state=\"failed\"[^}]*} 1\\.0")
                 .containsPattern("ps_scheduler_job_state\\{[^}]*state=\"running\"[^}]*} 0\\.0");
 
-        RegisterResponse again = register(new RegisterRequest(NodeRole.WORKER, "10.0.0.3", 0, 8083,
-                worker.nodeId(), 0));
+        http.delete().uri("/api/v1/nodes/{id}?failed=true", worker.nodeId()).header(TOKEN, worker.nodeToken())
+                .exchange().expectStatus().isNoContent();
+        RegisterResponse again = register(new RegisterRequest(NodeRole.WORKER, "10.0.0.3", 0, 8083, null));
         assertThat(again.jobStarted()).isTrue();
         assertThat(again.jobFailure()).as("a node started later learns why and does not take part").isEqualTo(why);
         assertThat(output).contains("Job FAILED: " + why)

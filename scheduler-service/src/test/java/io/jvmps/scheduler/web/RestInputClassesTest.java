@@ -41,6 +41,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RestInputClassesTest {
     private WebTestClient http;
     private static String worker;
+    private static String workerToken;
+    private static String server;
+    private static String serverToken;
 
     /** A route, a valid body (field order kept), the fields that must be present, and those that must be >= 0. */
     private record Route(String path, Map<String, Object> body, List<String> required, List<String> nonNegative) {
@@ -53,8 +56,13 @@ class RestInputClassesTest {
 
     @BeforeAll
     void registerTheJob() {
-        register(new RegisterRequest(NodeRole.SERVER, "10.0.0.1", 9000, 8081, null));
-        worker = register(new RegisterRequest(NodeRole.WORKER, "10.0.0.2", 0, 8082, null)).nodeId();
+        RegisterResponse s = register(new RegisterRequest(NodeRole.SERVER, "10.0.0.1", 9000, 8081, null));
+        server = s.nodeId();
+        serverToken = s.nodeToken();
+        RegisterResponse w = register(new RegisterRequest(NodeRole.WORKER, "10.0.0.2", 0, 8082, null));
+        worker = w.nodeId();
+        workerToken = w.nodeToken();
+        assertThat(workerToken).hasSize(43).isNotEqualTo(serverToken);
     }
 
     private static List<Route> routes() {
@@ -102,11 +110,54 @@ class RestInputClassesTest {
                                                           CapturedOutput output) {
         String before = state();
         EntityExchangeResult<String> answer = http.post().uri(path).contentType(MediaType.APPLICATION_JSON)
+                .header("X-PS-Node-Token", workerToken)
                 .bodyValue(body.replace("WORKER", worker)).exchange().expectBody(String.class).returnResult();
         assertThat(answer.getStatus().value()).as(body + " -> " + answer.getResponseBody()).isEqualTo(400);
         assertThat(answer.getResponseBody()).as(body).contains("\"code\":\"INVALID_ARGUMENT\"").contains(field);
         assertThat(state()).as("nothing changed").isEqualTo(before);
         assertThat(output.getAll()).doesNotContain("\tat ");
+    }
+
+    /** @return (method, path, body) of every call made in a node's name, with {@code WORKER} for the worker's id */
+    Stream<Object[]> callsInAWorkersName() {
+        List<Object[]> calls = new ArrayList<>();
+        for (Route route : routes()) {
+            if (route.body().containsKey("nodeId")) {
+                calls.add(new Object[] {"POST", route.path(), json(route, "nodeId", "\"WORKER\"")});
+            }
+        }
+        calls.add(new Object[] {"PUT", "/api/v1/nodes/WORKER/heartbeat", null});
+        calls.add(new Object[] {"DELETE", "/api/v1/nodes/WORKER", null});
+        calls.add(new Object[] {"DELETE", "/api/v1/nodes/WORKER?failed=true", null});
+        calls.add(new Object[] {"POST", "/api/v1/nodes", "{\"role\":\"worker\",\"host\":\"10.6.6.6\",\"rsocketPort\":0,"
+                + "\"httpPort\":1,\"previousNodeId\":\"WORKER\",\"previousRank\":0}"});
+        List<Object[]> all = new ArrayList<>();
+        for (Object[] call : calls) {
+            for (String token : List.of("none", "wrong", "the server's")) {
+                all.add(new Object[] {call[0], call[1], call[2], token});
+            }
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1} with {3} token")
+    @MethodSource("callsInAWorkersName")
+    void aCallInAnotherNodesNameIsRefusedAndChangesNothing(String method, String path, String body, String token,
+                                                          CapturedOutput output) {
+        String before = state();
+        var request = http.method(org.springframework.http.HttpMethod.valueOf(method)).uri(path.replace("WORKER", worker));
+        if (!token.equals("none")) {
+            request.header("X-PS-Node-Token", token.equals("wrong") ? workerToken.substring(1) + "x" : serverToken);
+        }
+        if (body != null) {
+            request.contentType(MediaType.APPLICATION_JSON).bodyValue(body.replace("WORKER", worker));
+        }
+        EntityExchangeResult<String> answer = request.exchange().expectBody(String.class).returnResult();
+        assertThat(answer.getStatus().value()).as(path + " -> " + answer.getResponseBody()).isEqualTo(401);
+        assertThat(answer.getResponseBody()).contains("\"code\":\"UNAUTHENTICATED\"").contains(worker)
+                .contains("X-PS-Node-Token").doesNotContain(workerToken).doesNotContain(serverToken);
+        assertThat(state()).as("nothing changed").isEqualTo(before);
+        assertThat(output.getAll()).doesNotContain("\tat ").doesNotContain(workerToken).doesNotContain(serverToken);
     }
 
     private String state() {

@@ -27,6 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class SchedulerApiTest {
 
+    private static final String TOKEN = "X-PS-Node-Token";
+
     /** The scheduler under test, as a caller that sends the cluster secret (test resources' config/). */
     private WebTestClient http;
 
@@ -49,10 +51,12 @@ class SchedulerApiTest {
         assertThat(server.view().epoch()).isEqualTo(1);
         assertThat(output).doesNotContain("Start the scheduler node is successful!");
 
+        String[] workerToken = new String[1];
         http.post().uri("/api/v1/nodes").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue("{\"role\":\"worker\",\"host\":\"10.0.0.2\",\"rsocketPort\":0,\"httpPort\":8082}")
                 .exchange().expectStatus().isOk()
                 .expectBody()
+                .jsonPath("$.nodeToken").value(t -> workerToken[0] = (String) t)
                 .jsonPath("$.nodeId").value(id -> assertThat((String) id).matches("worker-0-[0-9a-f]{4}"))
                 .jsonPath("$.rank").isEqualTo(0)
                 .jsonPath("$.view.epoch").isEqualTo(2)
@@ -80,7 +84,7 @@ class SchedulerApiTest {
         http.get().uri("/api/v1/cluster").exchange().expectStatus().isOk().expectBody()
                 .jsonPath("$.epoch").isEqualTo(2)
                 .jsonPath("$.nodes.length()").isEqualTo(2);
-        http.put().uri("/api/v1/nodes/{id}/heartbeat", worker).exchange().expectStatus().isOk()
+        http.put().uri("/api/v1/nodes/{id}/heartbeat", worker).header(TOKEN, workerToken[0]).exchange().expectStatus().isOk()
                 .expectBody().jsonPath("$.epoch").isEqualTo(2);
         http.get().uri("/api/v1/status").exchange().expectStatus().isOk().expectBody()
                 .jsonPath("$.role").isEqualTo("scheduler")
@@ -90,9 +94,11 @@ class SchedulerApiTest {
                 .jsonPath("$.expected.worker").isEqualTo(1)
                 .jsonPath("$.job").isEqualTo("RUNNING");
 
-        http.post().uri("/api/v1/progress").bodyValue(new ProgressReport(worker, 1, 100, 99, 0.25, 500.0, 0, 0))
+        http.post().uri("/api/v1/progress").header(TOKEN, workerToken[0])
+                .bodyValue(new ProgressReport(worker, 1, 100, 99, 0.25, 500.0, 0, 0))
                 .exchange().expectStatus().isAccepted();
-        http.post().uri("/api/v1/results").bodyValue(new ResultReport(worker, 9876, 10000, 120.5))
+        http.post().uri("/api/v1/results").header(TOKEN, workerToken[0])
+                .bodyValue(new ResultReport(worker, 9876, 10000, 120.5))
                 .exchange().expectStatus().isAccepted();
         http.get().uri("/api/v1/job").exchange().expectStatus().isOk().expectBody()
                 .jsonPath("$.state").isEqualTo("FINISHED")
@@ -104,11 +110,11 @@ class SchedulerApiTest {
         assertThat(output).contains("Worker 0 reported accuracy 9876/10000")
                 .contains("Job finished: test accuracy 98.76% (9876/10000)");
 
-        http.delete().uri("/api/v1/nodes/{id}?failed=true", worker).exchange().expectStatus().isNoContent();
+        http.delete().uri("/api/v1/nodes/{id}?failed=true", worker).header(TOKEN, workerToken[0]).exchange().expectStatus().isNoContent();
         http.get().uri("/api/v1/cluster").exchange().expectBody()
                 .jsonPath("$.epoch").isEqualTo(3)
                 .jsonPath("$.nodes[1].state").isEqualTo("DEAD");
-        http.delete().uri("/api/v1/nodes/{id}", worker).exchange().expectStatus().isNoContent();
+        http.delete().uri("/api/v1/nodes/{id}", worker).header(TOKEN, workerToken[0]).exchange().expectStatus().isNoContent();
         http.get().uri("/api/v1/cluster").exchange().expectBody()
                 .jsonPath("$.epoch").isEqualTo(4)
                 .jsonPath("$.nodes[1].state").isEqualTo("FINISHED");
