@@ -91,7 +91,7 @@ public final class PsJob implements AutoCloseable {
             RegisterResponse reg = session.register(0, endpoint.port(), settings.serverWaitTimeout(),
                     settings.serverWaitInterval());
             connections = new ServerWaiter(scheduler, clock).connect(reg.view().expectedServers(),
-                    settings.serverWaitTimeout(), settings.serverWaitInterval(), settings.connections());
+                    settings.serverWaitTimeout(), settings.serverWaitInterval(), session.identified(settings.connections()));
             ServerDescription semantics = new ControlClient(connections, reg.rank(), settings.requestTimeout())
                     .describe();
             int workers = reg.view().expectedWorkers();
@@ -168,7 +168,7 @@ public final class PsJob implements AutoCloseable {
                 settings.requestTimeout());
         ServerRecovery recovery = new ServerRecovery(
                 left -> new ServerWaiter(session.client(), clock).connect(servers, left, settings.serverWaitInterval(),
-                        settings.connections()),
+                        session.identified(settings.connections())),
                 next -> denseClient(next, shardMap), () -> initial, rank(), settings.recoveryTimeout(), clock,
                 ServerRecovery.joinAgain(clock, semantics, nodeId(), settings.requestTimeout()));
         recovery.joined();
@@ -252,8 +252,8 @@ public final class PsJob implements AutoCloseable {
             List<io.jvmps.common.cluster.NodeInfo> peers = new io.jvmps.client.allreduce.PeerWaiter(session.client(),
                     clock).await(workers(), settings.serverWaitTimeout(), settings.serverWaitInterval());
             ringLink = new io.jvmps.client.allreduce.RSocketRingLink(peers, rank(), endpoint.mailbox(),
-                    new io.jvmps.client.transport.ConnectionSettings(settings.secret(),
-                            io.jvmps.client.transport.TcpClients.PLAIN, settings.lossTimeout()),
+                    session.identified(new io.jvmps.client.transport.ConnectionSettings(settings.secret(),
+                            io.jvmps.client.transport.TcpClients.PLAIN, settings.lossTimeout())),
                     settings.requestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
             ring = new io.jvmps.client.allreduce.RingAllReduce(ringLink);
         }

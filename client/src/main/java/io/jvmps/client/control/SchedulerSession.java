@@ -113,6 +113,15 @@ public class SchedulerSession implements AutoCloseable {
         }
     }
 
+    /**
+     * @return {@code settings} speaking for this worker as now registered (its node id and token in every
+     *         connection's SETUP), or unchanged before registration or against a scheduler that issues no tokens
+     */
+    public io.jvmps.client.transport.ConnectionSettings identified(io.jvmps.client.transport.ConnectionSettings settings) {
+        RegisterResponse reg = registration;
+        return reg == null || reg.nodeToken() == null ? settings : settings.identifiedAs(reg.nodeId(), reg.nodeToken());
+    }
+
     /** @return this worker's registration; null before {@link #register} */
     public RegisterResponse registration() {
         return registration;

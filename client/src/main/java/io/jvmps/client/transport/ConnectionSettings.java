@@ -1,6 +1,7 @@
 package io.jvmps.client.transport;
 
 import io.jvmps.common.security.ClusterSecret;
+import io.jvmps.common.security.NodeToken;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -14,8 +15,12 @@ import java.util.Objects;
  * @param lossTimeout a connection counts as lost after this long without a frame from the server; keep-alive
  *                    frames go every fifth of it (the worker's {@code ps.worker.connection-loss-timeout},
  *                    default 30 s)
+ * @param nodeId      the registered node these connections speak for, or null before registration
+ * @param nodeToken   that node's token from its registration ({@link NodeToken}), or null; servers of a job with
+ *                    a scheduler refuse a connection without it and bind every request on it to that node
  */
-public record ConnectionSettings(ClusterSecret secret, TcpClients tcp, Duration lossTimeout) {
+public record ConnectionSettings(ClusterSecret secret, TcpClients tcp, Duration lossTimeout, String nodeId,
+                                 String nodeToken) {
     /** Checks the arguments. */
     public ConnectionSettings {
         Objects.requireNonNull(secret, "secret");
@@ -23,6 +28,26 @@ public record ConnectionSettings(ClusterSecret secret, TcpClients tcp, Duration 
         if (lossTimeout == null || lossTimeout.toMillis() < 5) {
             throw new IllegalArgumentException("lossTimeout must be at least 5 ms, got " + lossTimeout);
         }
+        if ((nodeId == null) != (nodeToken == null)) {
+            throw new IllegalArgumentException("a node identity needs both the node id and its token");
+        }
+    }
+
+    /** Settings that speak for no node yet (before registration). */
+    public ConnectionSettings(ClusterSecret secret, TcpClients tcp, Duration lossTimeout) {
+        this(secret, tcp, lossTimeout, null, null);
+    }
+
+    /** @return these settings speaking for the registered node {@code nodeId}, proven by {@code nodeToken} */
+    public ConnectionSettings identifiedAs(String nodeId, String nodeToken) {
+        return new ConnectionSettings(secret, tcp, lossTimeout, Objects.requireNonNull(nodeId, "nodeId"),
+                Objects.requireNonNull(nodeToken, "nodeToken"));
+    }
+
+    /** Never prints the secret or the token. */
+    @Override
+    public String toString() {
+        return "ConnectionSettings[tcp=" + tcp + ", lossTimeout=" + lossTimeout + ", nodeId=" + nodeId + "]";
     }
 
     /** @return plain TCP with the given secret and a 30 s loss timeout */
@@ -41,16 +66,22 @@ public record ConnectionSettings(ClusterSecret secret, TcpClients tcp, Duration 
                 .metadataMimeType(io.rsocket.metadata.WellKnownMimeType.MESSAGE_RSOCKET_COMPOSITE_METADATA.getString())
                 .dataMimeType(dataMimeType)
                 .keepAlive(lossTimeout.dividedBy(5), lossTimeout)
-                .setupPayload(reactor.core.publisher.Mono.fromSupplier(() -> setupPayload(secret.reveal())));
+                .setupPayload(reactor.core.publisher.Mono.fromSupplier(this::setupPayload));
         return io.rsocket.core.RSocketClient.from(connector.connect(() -> tcp.transport(host, port)));
     }
 
-    /** @return the SETUP payload: no data, composite metadata with the cluster secret */
-    private static io.rsocket.Payload setupPayload(String secret) {
+    /** @return the SETUP payload: no data, composite metadata with the cluster secret and the node identity */
+    private io.rsocket.Payload setupPayload() {
         io.netty.buffer.CompositeByteBuf metadata = io.netty.buffer.ByteBufAllocator.DEFAULT.compositeBuffer();
         io.rsocket.metadata.CompositeMetadataCodec.encodeAndAddMetadata(metadata,
                 io.netty.buffer.ByteBufAllocator.DEFAULT, ClusterSecret.SETUP_MIME_TYPE,
-                io.netty.buffer.Unpooled.copiedBuffer(secret, java.nio.charset.StandardCharsets.UTF_8));
+                io.netty.buffer.Unpooled.copiedBuffer(secret.reveal(), java.nio.charset.StandardCharsets.UTF_8));
+        if (nodeId != null) {
+            io.rsocket.metadata.CompositeMetadataCodec.encodeAndAddMetadata(metadata,
+                    io.netty.buffer.ByteBufAllocator.DEFAULT, NodeToken.SETUP_MIME_TYPE,
+                    io.netty.buffer.Unpooled.copiedBuffer(NodeToken.setupValue(nodeId, nodeToken),
+                            java.nio.charset.StandardCharsets.UTF_8));
+        }
         return io.rsocket.util.ByteBufPayload.create(io.netty.buffer.Unpooled.EMPTY_BUFFER, metadata);
     }
 }

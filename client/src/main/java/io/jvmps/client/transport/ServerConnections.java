@@ -125,7 +125,9 @@ public class ServerConnections implements AutoCloseable {
      *
      * @param timeout per server
      * @return endpoints that did not answer, with the reason
-     * @throws PsException UNAUTHENTICATED when a server refused the connection (wrong cluster secret)
+     * @throws PsException UNAUTHENTICATED when a server refused the connection (wrong cluster secret or node
+     *                     identity); a server that could not check the identity yet ({@code NOT_READY}) is only
+     *                     listed as not answering
      */
     public List<String> probe(Duration timeout) {
         List<String> failed = new ArrayList<>();
@@ -135,7 +137,8 @@ public class ServerConnections implements AutoCloseable {
                         Unpooled.EMPTY_BUFFER))).doOnNext(Payload::release).block(timeout);
             } catch (RuntimeException e) {
                 Throwable cause = reactor.core.Exceptions.unwrap(e);
-                if (cause instanceof io.rsocket.exceptions.RejectedSetupException) {
+                if (cause instanceof io.rsocket.exceptions.RejectedSetupException
+                        && PsException.fromRemoteMessage(cause.getMessage()).code() != ErrorCode.NOT_READY) {
                     throw new PsException(ErrorCode.UNAUTHENTICATED, "server " + servers.get(r).rsocketEndpoint()
                             + " refused this worker's connection: " + cause.getMessage());
                 }

@@ -165,6 +165,17 @@ public final class SchedulerClient {
         send("POST", "/api/v1/job/failure", failure, Void.class, failure.nodeId());
     }
 
+    /**
+     * Asks the scheduler whether {@code token} is the node token of {@code nodeId} (a server checking who opened a
+     * connection to it); see {@code POST /api/v1/nodes/{id}/identity}.
+     *
+     * @return the node as the scheduler has it (role, rank, state)
+     * @throws PsException UNAUTHENTICATED when the token is not that node's, UNKNOWN_KEY for an unknown id
+     */
+    public NodeInfo verifyNode(String nodeId, String token) {
+        return sendWithToken("POST", "/api/v1/nodes/" + nodeId + "/identity", null, NodeInfo.class, token);
+    }
+
     /** @return the job status */
     public JobStatus job() {
         return send("GET", "/api/v1/job", null, JobStatus.class);
@@ -176,10 +187,13 @@ public final class SchedulerClient {
 
     /** @param caller the node the call is made in the name of (its token is sent), or null */
     private <T> T send(String method, String path, Object body, Class<T> type, String caller) {
+        return sendWithToken(method, path, body, type, caller == null ? null : tokens.get(caller));
+    }
+
+    private <T> T sendWithToken(String method, String path, Object body, Class<T> type, String token) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
                 .header("Accept", "application/json")
                 .header(ClusterSecret.HTTP_HEADER, secret.headerValue());
-        String token = caller == null ? null : tokens.get(caller);
         if (token != null) {
             builder.header(NodeToken.HTTP_HEADER, token);
         }

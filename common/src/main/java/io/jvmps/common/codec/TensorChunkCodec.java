@@ -143,6 +143,23 @@ public final class TensorChunkCodec {
     }
 
     /**
+     * The sender rank of every frame of a payload, in order (a server binds every request on a connection to the
+     * worker that opened it).
+     *
+     * @param payload one or more frames back to back; its reference count is unchanged
+     * @throws PsException MALFORMED_FRAME as {@link #decodeAll} would
+     */
+    public static int[] sendersOf(ByteBuf payload) {
+        java.util.List<TensorChunk> chunks = decodeAll(payload);
+        int[] senders = new int[chunks.size()];
+        for (int i = 0; i < senders.length; i++) {
+            senders[i] = chunks.get(i).sender();
+            chunks.get(i).release();
+        }
+        return senders;
+    }
+
+    /**
      * @param frame a frame; its reference count is unchanged, the returned chunk holds its own
      * @return the decoded chunk, owning one reference to a slice of {@code frame}
      * @throws PsException with {@link ErrorCode#MALFORMED_FRAME} naming what is wrong

@@ -68,12 +68,21 @@ public final class SetupSecretInterceptor implements SocketAcceptorInterceptor {
 
     /** @return the secret in the setup's composite metadata, if any */
     static Optional<String> presented(ConnectionSetupPayload setup) {
+        return entry(setup, ClusterSecret.SETUP_MIME_TYPE);
+    }
+
+    /**
+     * @param mimeType the composite metadata entry's type
+     * @return the first entry of that type in the setup's composite metadata, as UTF-8 text; empty when there is
+     *         none or the metadata is not composite or cannot be read
+     */
+    public static Optional<String> entry(ConnectionSetupPayload setup, String mimeType) {
         if (!COMPOSITE.equals(setup.metadataMimeType()) || !setup.hasMetadata()) {
             return Optional.empty();
         }
         try {
             for (CompositeMetadata.Entry entry : new CompositeMetadata(setup.metadata(), false)) {
-                if (ClusterSecret.SETUP_MIME_TYPE.equals(entry.getMimeType())) {
+                if (mimeType.equals(entry.getMimeType())) {
                     ByteBuf content = entry.getContent();
                     return Optional.of(content.toString(StandardCharsets.UTF_8));
                 }

@@ -80,6 +80,19 @@ public final class SparseCodec {
         return new SparsePull(table, sender, ids);
     }
 
+    /**
+     * The sender rank of a sparse pull or push, without decoding its ids or values (a server binds every request
+     * on a connection to the worker that opened it).
+     *
+     * @throws PsException MALFORMED_FRAME when the frame is neither, or too short to name its sender
+     */
+    public static int senderOf(ByteBuf frame) {
+        boolean push = frame.readableBytes() > 5 && frame.getByte(frame.readerIndex() + 5) == PUSH;
+        Reader in = new Reader(frame, push ? PUSH : PULL, push ? "sparse push" : "sparse pull");
+        in.name();
+        return in.intLE();
+    }
+
     /** @throws PsException MALFORMED_FRAME naming what is wrong */
     public static SparsePush decodePush(ByteBuf frame) {
         Reader in = new Reader(frame, PUSH, "sparse push");

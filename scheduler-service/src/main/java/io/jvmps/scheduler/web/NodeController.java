@@ -1,6 +1,7 @@
 package io.jvmps.scheduler.web;
 
 import io.jvmps.common.security.NodeToken;
+import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.cluster.ClusterView;
 import io.jvmps.common.protocol.RegisterRequest;
 import io.jvmps.common.protocol.RegisterResponse;
@@ -59,6 +60,18 @@ public class NodeController {
             state.save();
         }
         return view;
+    }
+
+    /**
+     * {@code POST /api/v1/nodes/{nodeId}/identity}: whether the token in {@link NodeToken#HTTP_HEADER} is this
+     * node's; a server asks it for every RSocket connection that presents a node identity.
+     *
+     * @return the node (its role, rank and state); 401 UNAUTHENTICATED when the token is not its own
+     */
+    @PostMapping("/{nodeId}/identity")
+    public NodeInfo identity(@PathVariable String nodeId,
+                             @RequestHeader(name = NodeToken.HTTP_HEADER, required = false) String token) {
+        return registry.authenticate(nodeId, token);
     }
 
     /**

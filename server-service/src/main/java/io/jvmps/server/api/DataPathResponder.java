@@ -140,7 +140,8 @@ public final class DataPathResponder implements RSocket {
     }
 
     /** @return the request's route, or null when its metadata has none or cannot be read (Spring answers then) */
-    private static String route(Payload payload) {
+    /** @return the payload's route (its routing metadata's first tag), or null when it has none or is unreadable */
+    static String route(Payload payload) {
         if (!payload.hasMetadata()) {
             return null;
         }

@@ -37,14 +37,23 @@ public class RSocketConfiguration {
 
     /**
      * Refuses connections whose SETUP frame lacks the cluster secret, or declares a data MIME type other
-     * than JSON (the requests this server decodes), before any route is reached.
+     * than JSON (the requests this server decodes), before any route is reached; then, on a server with a
+     * scheduler, connections that do not prove a registered worker's identity ({@link
+     * io.jvmps.server.api.NodeIdentityCheck}), binding every request on the others to that worker.
      */
     @Bean
-    RSocketServerCustomizer clusterSecretCheck(ClusterSecret secret) {
-        return server -> server.interceptors(registry -> registry
-                .forConnection(io.jvmps.common.security.PeerAddresses.interceptor())
-                .forSocketAcceptor(new SetupSecretInterceptor(secret,
-                        org.springframework.util.MimeTypeUtils.APPLICATION_JSON_VALUE)));
+    RSocketServerCustomizer clusterSecretCheck(ClusterSecret secret,
+                                               org.springframework.beans.factory.ObjectProvider<
+                                                       io.jvmps.common.cluster.SchedulerClient> scheduler) {
+        return server -> server.interceptors(registry -> {
+            registry.forConnection(io.jvmps.common.security.PeerAddresses.interceptor());
+            io.jvmps.common.cluster.SchedulerClient client = scheduler.getIfAvailable();
+            if (client != null) { // registered first, so it runs after the secret check (the last one runs first)
+                registry.forSocketAcceptor(new io.jvmps.server.api.NodeIdentityCheck(client));
+            }
+            registry.forSocketAcceptor(new SetupSecretInterceptor(secret,
+                    org.springframework.util.MimeTypeUtils.APPLICATION_JSON_VALUE));
+        });
     }
 
     /**
@@ -78,8 +87,9 @@ public class RSocketConfiguration {
                                      org.springframework.beans.factory.ObjectProvider<io.jvmps.server.api.SparseController> sparse,
                                      NettyDataBufferFactory buffers) {
         return server -> server.interceptors(registry -> registry.forResponder(
-                (io.rsocket.plugins.RSocketInterceptor) spring -> io.jvmps.server.api.DataPathResponder.wrap(spring,
-                        dense.getObject(), sparse.getObject(), buffers)));
+                (io.rsocket.plugins.RSocketInterceptor) spring -> io.jvmps.server.api.SenderBoundResponder.inside(spring,
+                        inner -> io.jvmps.server.api.DataPathResponder.wrap(inner, dense.getObject(),
+                                sparse.getObject(), buffers))));
     }
 
     @Bean

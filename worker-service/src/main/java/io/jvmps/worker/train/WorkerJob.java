@@ -384,7 +384,7 @@ public class WorkerJob {
 
     private ServerConnections awaitServers(int expected, java.time.Duration timeout) {
         return new ServerWaiter(session.client(), clock).connect(expected, timeout, props.getServerWaitInterval(),
-                connectionSettings);
+                session.identified(connectionSettings));
     }
 
     /**

@@ -1,0 +1,75 @@
+package io.jvmps.server.api;
+
+import io.jvmps.common.cluster.NodeInfo;
+import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.security.NodeToken;
+import io.jvmps.common.security.PeerAddresses;
+import io.jvmps.common.security.SetupSecretInterceptor;
+import io.rsocket.SocketAcceptor;
+import io.rsocket.exceptions.RejectedSetupException;
+import io.rsocket.plugins.SocketAcceptorInterceptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Accepts an RSocket connection only from a registered worker that proves who it is: its SETUP metadata must
+ * carry a {@link NodeToken#SETUP_MIME_TYPE} entry ({@code <nodeId> <token>}), and the scheduler must confirm that
+ * the token is that node's and that the node is a worker. Every request on the accepted connection is then bound
+ * to that worker's rank ({@link SenderBoundResponder}). A refusal is a REJECTED_SETUP error
+ * {@code [UNAUTHENTICATED] ...} ({@code [NOT_READY]} while the scheduler cannot be asked, which the worker retries),
+ * logged with the peer's address and never the token. Installed on servers that have a scheduler; a stand-alone
+ * server has no one to ask and binds nothing. Stateless and thread-safe.
+ */
+public final class NodeIdentityCheck implements SocketAcceptorInterceptor {
+    private static final Logger log = LoggerFactory.getLogger(NodeIdentityCheck.class);
+
+    private final SchedulerClient scheduler;
+
+    /** @param scheduler asked to confirm each connection's node identity (a blocking call, made off the event loop) */
+    public NodeIdentityCheck(SchedulerClient scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    @Override
+    public SocketAcceptor apply(SocketAcceptor next) {
+        return (setup, sendingSocket) -> {
+            String peer = PeerAddresses.current();
+            String[] identity = SetupSecretInterceptor.entry(setup, NodeToken.SETUP_MIME_TYPE)
+                    .map(value -> value.split(" ", -1)).orElse(null);
+            if (identity == null || identity.length != 2 || identity[0].isBlank() || identity[1].isBlank()) {
+                return refuse(peer, ErrorCode.UNAUTHENTICATED, (identity == null ? "no" : "a malformed")
+                        + " node identity in the RSocket SETUP metadata: this job's servers take connections from its "
+                        + "registered workers only (entry " + NodeToken.SETUP_MIME_TYPE + ": the node id and token "
+                        + "the scheduler's registration answered)");
+            }
+            String nodeId = identity[0];
+            return Mono.fromCallable(() -> scheduler.verifyNode(nodeId, identity[1]))
+                    .subscribeOn(Schedulers.boundedElastic())
+                    .onErrorResume(PsException.class, e -> refuse(peer, e.code() == ErrorCode.NOT_READY
+                                    || e.code() == ErrorCode.TIMEOUT ? ErrorCode.NOT_READY : ErrorCode.UNAUTHENTICATED,
+                            "the scheduler did not confirm node " + nodeId + ": " + e.detail()))
+                    .flatMap(node -> accept(node, peer, next, setup, sendingSocket));
+        };
+    }
+
+    private static Mono<io.rsocket.RSocket> accept(NodeInfo node, String peer, SocketAcceptor next,
+                                                   io.rsocket.ConnectionSetupPayload setup,
+                                                   io.rsocket.RSocket sendingSocket) {
+        if (node.role() != NodeRole.WORKER) {
+            return refuse(peer, ErrorCode.UNAUTHENTICATED, "node " + node.nodeId() + " is a "
+                    + node.role().label() + "; only workers connect to servers");
+        }
+        log.debug("Connection from {} is worker rank {} ({})", peer, node.rank(), node.nodeId());
+        return next.accept(setup, sendingSocket).map(handler -> SenderBoundResponder.bind(handler, node, peer));
+    }
+
+    private static <T> Mono<T> refuse(String peer, ErrorCode code, String reason) {
+        log.warn("Rejected an RSocket connection from {}: {}", peer, reason);
+        return Mono.error(new RejectedSetupException("[" + code + "] " + reason));
+    }
+}
