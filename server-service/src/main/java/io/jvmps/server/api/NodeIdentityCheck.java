@@ -53,6 +53,8 @@ public final class NodeIdentityCheck implements SocketAcceptorInterceptor {
                     .onErrorResume(PsException.class, e -> refuse(peer, e.code() == ErrorCode.NOT_READY
                                     || e.code() == ErrorCode.TIMEOUT ? ErrorCode.NOT_READY : ErrorCode.UNAUTHENTICATED,
                             "the scheduler did not confirm node " + nodeId + ": " + e.detail()))
+                    .onErrorResume(e -> !(e instanceof RejectedSetupException), e -> refuse(peer, ErrorCode.NOT_READY,
+                            "could not ask the scheduler about node " + nodeId + ": " + e))
                     .flatMap(node -> accept(node, peer, next, setup, sendingSocket));
         };
     }
