@@ -16,9 +16,6 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.bind.support.WebExchangeBindException;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebInputException;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.exc.InvalidFormatException;
-import tools.jackson.databind.exc.MismatchedInputException;
 
 import java.util.stream.Collectors;
 
@@ -94,36 +91,9 @@ public class ApiErrorHandler {
         return error.getField() + " " + error.getDefaultMessage() + " (got " + error.getRejectedValue() + ")";
     }
 
-    /** @return e.g. {@code field httpPort must be a whole number, got "abc"} */
-    private static String wrongType(MismatchedInputException e) {
-        String field = e.getPath().stream()
-                .map(r -> r.getPropertyName() != null ? r.getPropertyName() : "[" + r.getIndex() + "]")
-                .collect(Collectors.joining("."));
-        Class<?> type = e.getTargetType();
-        String expected = type == null ? "of another type"
-                : type == int.class || type == long.class || type == Integer.class || type == Long.class
-                ? "a whole number"
-                : type == double.class || type == float.class || type == Double.class ? "a number"
-                : type == boolean.class || type == Boolean.class ? "true or false"
-                : type == String.class ? "a string"
-                : "a " + type.getSimpleName();
-        String got = e instanceof InvalidFormatException invalid && invalid.getValue() != null
-                ? ", got \"" + invalid.getValue() + "\"" : "";
-        return "field " + field + " must be " + expected + got;
-    }
-
     private static String rootMessage(ServerWebInputException e) {
         String reason = e.getReason() == null ? "invalid request" : e.getReason();
-        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
-            // enum values keep Jackson's message, which lists the accepted ones
-            if (t instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()
-                    && (mismatch.getTargetType() == null || !mismatch.getTargetType().isEnum())) {
-                return reason + ": " + wrongType(mismatch);
-            }
-            if (t instanceof JacksonException && t.getMessage() != null) {
-                return reason + ": " + t.getMessage().lines().findFirst().orElse("");
-            }
-        }
-        return reason;
+        return io.jvmps.common.protocol.JsonInputErrors.describe(e.getCause()).map(what -> reason + ": " + what)
+                .orElse(reason);
     }
 }

@@ -42,7 +42,8 @@ public class RSocketErrorAdvice {
             }
         }
         return rejected(new PsException(ErrorCode.INVALID_ARGUMENT, "request body could not be read: "
-                + NestedExceptionUtils.getMostSpecificCause(e).getMessage()));
+                + io.jvmps.common.protocol.JsonInputErrors.describe(e)
+                .orElseGet(() -> NestedExceptionUtils.getMostSpecificCause(e).getMessage())));
     }
 
     /** @return the error as INTERNAL, naming what happened */

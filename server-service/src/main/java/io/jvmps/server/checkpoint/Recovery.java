@@ -87,10 +87,19 @@ public final class Recovery {
 
     /**
      * @return the answer; see {@link RecoverRequest}
-     * @throws PsException INVALID_ARGUMENT without checkpoints or for a step that cannot be read,
+     * @throws PsException INVALID_ARGUMENT without a server set, for a step below -1, without checkpoints or for a
+     *                     step that cannot be read,
      *                     NOT_READY before the model was declared here
      */
     public RecoverAnswer handle(RecoverRequest request) {
+        if (request == null || request.servers() == null || request.servers().isBlank()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "field servers is required: the server set the worker "
+                    + "is connected to, node ids by rank, comma-separated");
+        }
+        if (request.step() < -1) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "field step must be a checkpoint step >= 0, or -1 to "
+                    + "ask for the newest one; got " + request.step());
+        }
         int rank = identity.rank();
         if (checkpointer == null) {
             if (request.step() < 0) {

@@ -30,6 +30,15 @@ public class RSocketConfiguration {
         return new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
     }
 
+    /**
+     * @return a customizer that makes the JSON routes refuse an object naming one field twice (Jackson would keep the
+     *         last value silently): the request is answered INVALID_ARGUMENT naming the field
+     */
+    @Bean
+    org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer strictDuplicates() {
+        return builder -> builder.enable(tools.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+    }
+
     @Bean
     RSocketStrategiesCustomizer nettyBuffers(NettyDataBufferFactory factory) {
         return strategies -> strategies.dataBufferFactory(factory);

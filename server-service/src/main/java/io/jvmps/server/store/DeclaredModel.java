@@ -32,7 +32,8 @@ public final class DeclaredModel {
      */
     public ShardMap declare(List<ParamSpec> params) {
         if (params.isEmpty()) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "a dense model declares at least one parameter");
+            throw new PsException(ErrorCode.INVALID_ARGUMENT,
+                    "field params must list at least one parameter: a dense model declares one or more");
         }
         Set<String> names = new HashSet<>();
         for (ParamSpec p : params) {

@@ -1,0 +1,171 @@
+package io.jvmps.server.api;
+
+import io.jvmps.common.protocol.Routes;
+import io.jvmps.server.support.ServerSpringTest;
+import io.jvmps.server.support.TestRequesters;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.rsocket.server.LocalRSocketServerPort;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.messaging.rsocket.RSocketRequester;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Every field of every JSON control route (dense declare, join, recover, sparse declare), in whole classes of bad
+ * input: a value of the wrong type (a string for a number, an object, an array), out of range, missing or null
+ * where it is required, given twice. Each is answered {@code [INVALID_ARGUMENT]} with a message naming the field,
+ * changes nothing (the server's status is as before), and puts no stack trace in the log.
+ */
+@ServerSpringTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(OutputCaptureExtension.class)
+class ControlRouteInputClassesTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    /** A route, a valid body (field order kept), the fields that must be present, and bad values per field. */
+    private record Route(String route, Map<String, Object> body, List<String> required, Map<String, String> outOfRange) {
+    }
+
+    @Autowired
+    RSocketRequester.Builder builder;
+    @LocalRSocketServerPort
+    int port;
+    @Autowired
+    WebTestClient http;
+    RSocketRequester requester;
+
+    @BeforeAll
+    void connect() {
+        requester = TestRequesters.connect(builder, port);
+    }
+
+    @AfterAll
+    void close() {
+        requester.dispose();
+    }
+
+    private static List<Route> routes() {
+        return List.of(
+                new Route(Routes.DENSE_DECLARE, body("params", List.of(body("name", "w", "shape", List.of(4))),
+                        "servers", "server-0-aaaa"), List.of("params"),
+                        Map.of("params", "[]")),
+                new Route(Routes.JOIN, body("rank", 0, "nodeId", "worker-0-aaaa", "step", 0), List.of("nodeId"),
+                        Map.of("rank", "-1", "step", "-3")),
+                new Route(Routes.RECOVER, body("servers", "server-0-aaaa", "step", -1), List.of("servers"),
+                        Map.of("step", "-2")),
+                new Route(Routes.SPARSE_DECLARE, body("name", "emb", "dim", 4, "seed", 1, "initScale", 0.01,
+                        "optimizer", "SGD", "initRows", 10), List.of("name"),
+                        Map.of("dim", "0", "initScale", "-1", "initRows", "-5", "name", "\"no spaces\"",
+                                "optimizer", "\"NOPE\"")));
+    }
+
+    /** @return (route, field, what, JSON) for every field of every route and every class of bad value */
+    Stream<Object[]> cases() {
+        List<Object[]> all = new ArrayList<>();
+        for (Route route : routes()) {
+            for (String field : route.body().keySet()) {
+                Object valid = route.body().get(field);
+                if (valid instanceof Number) {
+                    all.add(new Object[] {route.route(), field, "a string", json(route, field, "\"abc\"")});
+                }
+                all.add(new Object[] {route.route(), field, "an object", json(route, field, "{\"x\":1}")});
+                if (!(valid instanceof List)) {
+                    all.add(new Object[] {route.route(), field, "an array", json(route, field, "[1,2]")});
+                }
+                all.add(new Object[] {route.route(), field, "given twice", json(route, field, null)});
+                if (route.required().contains(field)) {
+                    all.add(new Object[] {route.route(), field, "missing", without(route, field)});
+                    all.add(new Object[] {route.route(), field, "null", json(route, field, "null")});
+                }
+                String bad = route.outOfRange().get(field);
+                if (bad != null) {
+                    all.add(new Object[] {route.route(), field, "out of range " + bad, json(route, field, bad)});
+                }
+            }
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1}: {2}")
+    @MethodSource("cases")
+    void aBadValueIsRefusedNamingItsFieldAndChangesNothing(String route, String field, String what, String body,
+                                                          CapturedOutput output) {
+        String before = state();
+        assertThatThrownBy(() -> requester.route(route).data(body).retrieveMono(String.class).block(WAIT))
+                .as(body).hasMessageStartingWith("[INVALID_ARGUMENT] ").hasMessageContaining(field);
+        assertThat(state()).as("nothing changed").isEqualTo(before);
+        assertThat(output.getAll()).doesNotContain("\tat ");
+    }
+
+    private String state() {
+        return http.get().uri("/api/v1/status").exchange().expectBody(String.class).returnResult().getResponseBody();
+    }
+
+    private static Map<String, Object> body(Object... pairs) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            body.put((String) pairs[i], pairs[i + 1]);
+        }
+        return body;
+    }
+
+    /** @return the route's body with {@code field} set to {@code raw}, or given twice when {@code raw} is null */
+    private static String json(Route route, String field, String raw) {
+        StringBuilder out = new StringBuilder("{");
+        for (Map.Entry<String, Object> e : route.body().entrySet()) {
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            String value = e.getKey().equals(field) && raw != null ? raw : literal(e.getValue());
+            out.append('"').append(e.getKey()).append("\":").append(value);
+            if (e.getKey().equals(field) && raw == null) {
+                out.append(",\"").append(e.getKey()).append("\":").append(literal(e.getValue()));
+            }
+        }
+        return out.append('}').toString();
+    }
+
+    private static String without(Route route, String field) {
+        Map<String, Object> rest = new LinkedHashMap<>(route.body());
+        rest.remove(field);
+        return json(new Route(route.route(), rest, route.required(), route.outOfRange()), "", "");
+    }
+
+    private static String literal(Object value) {
+        if (value instanceof String s) {
+            return "\"" + s + "\"";
+        }
+        if (value instanceof Map<?, ?> map) {
+            StringBuilder out = new StringBuilder("{");
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                out.append(out.length() > 1 ? "," : "").append('"').append(e.getKey()).append("\":")
+                        .append(literal(e.getValue()));
+            }
+            return out.append('}').toString();
+        }
+        if (value instanceof List<?> list) {
+            StringBuilder out = new StringBuilder("[");
+            for (Object item : list) {
+                out.append(out.length() > 1 ? "," : "").append(literal(item));
+            }
+            return out.append(']').toString();
+        }
+        return String.valueOf(value);
+    }
+}
