@@ -19,11 +19,13 @@ import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import static io.jvmps.common.testing.JsonBodies.body;
+import static io.jvmps.common.testing.JsonBodies.with;
+import static io.jvmps.common.testing.JsonBodies.without;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -87,17 +89,17 @@ class RestInputClassesTest {
             for (String field : route.body().keySet()) {
                 Object valid = route.body().get(field);
                 if (valid instanceof Number) {
-                    all.add(new Object[] {route.path(), field, "a string", json(route, field, "\"abc\"")});
+                    all.add(new Object[] {route.path(), field, "a string", with(route.body(), field, "\"abc\"")});
                 }
-                all.add(new Object[] {route.path(), field, "an object", json(route, field, "{\"x\":1}")});
-                all.add(new Object[] {route.path(), field, "an array", json(route, field, "[1,2]")});
-                all.add(new Object[] {route.path(), field, "given twice", json(route, field, null)});
+                all.add(new Object[] {route.path(), field, "an object", with(route.body(), field, "{\"x\":1}")});
+                all.add(new Object[] {route.path(), field, "an array", with(route.body(), field, "[1,2]")});
+                all.add(new Object[] {route.path(), field, "given twice", with(route.body(), field, null)});
                 if (route.required().contains(field)) {
-                    all.add(new Object[] {route.path(), field, "missing", without(route, field)});
-                    all.add(new Object[] {route.path(), field, "null", json(route, field, "null")});
+                    all.add(new Object[] {route.path(), field, "missing", without(route.body(), field)});
+                    all.add(new Object[] {route.path(), field, "null", with(route.body(), field, "null")});
                 }
                 if (route.nonNegative().contains(field)) {
-                    all.add(new Object[] {route.path(), field, "negative", json(route, field, "-7")});
+                    all.add(new Object[] {route.path(), field, "negative", with(route.body(), field, "-7")});
                 }
             }
         }
@@ -123,7 +125,7 @@ class RestInputClassesTest {
         List<Object[]> calls = new ArrayList<>();
         for (Route route : routes()) {
             if (route.body().containsKey("nodeId")) {
-                calls.add(new Object[] {"POST", route.path(), json(route, "nodeId", "\"WORKER\"")});
+                calls.add(new Object[] {"POST", route.path(), with(route.body(), "nodeId", "\"WORKER\"")});
             }
         }
         calls.add(new Object[] {"PUT", "/api/v1/nodes/WORKER/heartbeat", null});
@@ -170,39 +172,5 @@ class RestInputClassesTest {
     private RegisterResponse register(RegisterRequest request) {
         return http.post().uri("/api/v1/nodes").bodyValue(request).exchange().expectStatus().isOk()
                 .expectBody(RegisterResponse.class).returnResult().getResponseBody();
-    }
-
-    private static Map<String, Object> body(Object... pairs) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            body.put((String) pairs[i], pairs[i + 1]);
-        }
-        return body;
-    }
-
-    /** @return the route's valid body with {@code field} set to {@code raw} JSON, or given twice when raw is null */
-    private static String json(Route route, String field, String raw) {
-        StringBuilder out = new StringBuilder("{");
-        for (Map.Entry<String, Object> e : route.body().entrySet()) {
-            if (out.length() > 1) {
-                out.append(',');
-            }
-            String value = e.getKey().equals(field) && raw != null ? raw : literal(e.getValue());
-            out.append('"').append(e.getKey()).append("\":").append(value);
-            if (e.getKey().equals(field) && raw == null) {
-                out.append(",\"").append(e.getKey()).append("\":").append(literal(e.getValue()));
-            }
-        }
-        return out.append('}').toString();
-    }
-
-    private static String without(Route route, String field) {
-        Route less = new Route(route.path(), new LinkedHashMap<>(route.body()), route.required(), route.nonNegative());
-        less.body().remove(field);
-        return json(less, "", "");
-    }
-
-    private static String literal(Object value) {
-        return value instanceof String s ? "\"" + s + "\"" : String.valueOf(value);
     }
 }

@@ -18,11 +18,13 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import static io.jvmps.common.testing.JsonBodies.body;
+import static io.jvmps.common.testing.JsonBodies.with;
+import static io.jvmps.common.testing.JsonBodies.without;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -82,20 +84,20 @@ class ControlRouteInputClassesTest {
             for (String field : route.body().keySet()) {
                 Object valid = route.body().get(field);
                 if (valid instanceof Number) {
-                    all.add(new Object[] {route.route(), field, "a string", json(route, field, "\"abc\"")});
+                    all.add(new Object[] {route.route(), field, "a string", with(route.body(), field, "\"abc\"")});
                 }
-                all.add(new Object[] {route.route(), field, "an object", json(route, field, "{\"x\":1}")});
+                all.add(new Object[] {route.route(), field, "an object", with(route.body(), field, "{\"x\":1}")});
                 if (!(valid instanceof List)) {
-                    all.add(new Object[] {route.route(), field, "an array", json(route, field, "[1,2]")});
+                    all.add(new Object[] {route.route(), field, "an array", with(route.body(), field, "[1,2]")});
                 }
-                all.add(new Object[] {route.route(), field, "given twice", json(route, field, null)});
+                all.add(new Object[] {route.route(), field, "given twice", with(route.body(), field, null)});
                 if (route.required().contains(field)) {
-                    all.add(new Object[] {route.route(), field, "missing", without(route, field)});
-                    all.add(new Object[] {route.route(), field, "null", json(route, field, "null")});
+                    all.add(new Object[] {route.route(), field, "missing", without(route.body(), field)});
+                    all.add(new Object[] {route.route(), field, "null", with(route.body(), field, "null")});
                 }
                 String bad = route.outOfRange().get(field);
                 if (bad != null) {
-                    all.add(new Object[] {route.route(), field, "out of range " + bad, json(route, field, bad)});
+                    all.add(new Object[] {route.route(), field, "out of range " + bad, with(route.body(), field, bad)});
                 }
             }
         }
@@ -115,57 +117,5 @@ class ControlRouteInputClassesTest {
 
     private String state() {
         return http.get().uri("/api/v1/status").exchange().expectBody(String.class).returnResult().getResponseBody();
-    }
-
-    private static Map<String, Object> body(Object... pairs) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            body.put((String) pairs[i], pairs[i + 1]);
-        }
-        return body;
-    }
-
-    /** @return the route's body with {@code field} set to {@code raw}, or given twice when {@code raw} is null */
-    private static String json(Route route, String field, String raw) {
-        StringBuilder out = new StringBuilder("{");
-        for (Map.Entry<String, Object> e : route.body().entrySet()) {
-            if (out.length() > 1) {
-                out.append(',');
-            }
-            String value = e.getKey().equals(field) && raw != null ? raw : literal(e.getValue());
-            out.append('"').append(e.getKey()).append("\":").append(value);
-            if (e.getKey().equals(field) && raw == null) {
-                out.append(",\"").append(e.getKey()).append("\":").append(literal(e.getValue()));
-            }
-        }
-        return out.append('}').toString();
-    }
-
-    private static String without(Route route, String field) {
-        Map<String, Object> rest = new LinkedHashMap<>(route.body());
-        rest.remove(field);
-        return json(new Route(route.route(), rest, route.required(), route.outOfRange()), "", "");
-    }
-
-    private static String literal(Object value) {
-        if (value instanceof String s) {
-            return "\"" + s + "\"";
-        }
-        if (value instanceof Map<?, ?> map) {
-            StringBuilder out = new StringBuilder("{");
-            for (Map.Entry<?, ?> e : map.entrySet()) {
-                out.append(out.length() > 1 ? "," : "").append('"').append(e.getKey()).append("\":")
-                        .append(literal(e.getValue()));
-            }
-            return out.append('}').toString();
-        }
-        if (value instanceof List<?> list) {
-            StringBuilder out = new StringBuilder("[");
-            for (Object item : list) {
-                out.append(out.length() > 1 ? "," : "").append(literal(item));
-            }
-            return out.append(']').toString();
-        }
-        return String.valueOf(value);
     }
 }
