@@ -86,7 +86,7 @@ public final class PsJob implements AutoCloseable {
         ServerConnections connections = null;
         // the AllReduce endpoint of worker-local parameters: announced at registration, where the peers look
         io.jvmps.client.allreduce.RingEndpoint endpoint = io.jvmps.client.allreduce.RingEndpoint.bind("0.0.0.0", 0,
-                settings.secret(), settings.requestTimeout());
+                settings.secret(), scheduler, settings.requestTimeout());
         try {
             RegisterResponse reg = session.register(0, endpoint.port(), settings.serverWaitTimeout(),
                     settings.serverWaitInterval());

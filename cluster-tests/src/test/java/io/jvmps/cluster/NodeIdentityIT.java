@@ -1,5 +1,6 @@
 package io.jvmps.cluster;
 
+import io.jvmps.client.allreduce.RingEndpoint;
 import io.jvmps.client.control.ControlClient;
 import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.transport.ConnectionSettings;
@@ -34,7 +35,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * as they would. A connection must prove a registered worker's identity (its node id and the token its
  * registration answered): without one, or with another node's token, the server refuses the SETUP. On worker 1's
  * connection, every init, push, pull and join that claims rank 0 or worker 0's node id is refused with
- * UNAUTHENTICATED and changes nothing, while the same requests as rank 1 go through. Neither token appears in a log.
+ * UNAUTHENTICATED and changes nothing, while the same requests as rank 1 go through. A worker's AllReduce
+ * endpoint (the client library's {@link RingEndpoint}, asking the same scheduler; the stock worker's endpoint
+ * installs the same check) likewise refuses a connection without an identity or with a borrowed token and takes
+ * a registered worker's. Neither token appears in a log.
  */
 class NodeIdentityIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
@@ -108,6 +112,16 @@ class NodeIdentityIT {
                 assertThat(read[0].toFloatVector()).as("worker 1's own push applied: 1 - 1 * 0.25")
                         .containsOnly(0.75f);
             }
+            try (RingEndpoint ring = RingEndpoint.bind("127.0.0.1", 0, secret, workers, TIMEOUT)) {
+                assertThat(ringAnswer(ring, plain)).as("an AllReduce connection with the secret only")
+                        .startsWith("[UNAUTHENTICATED]").contains("no node identity in the RSocket SETUP metadata");
+                assertThat(ringAnswer(ring, plain.identifiedAs(w1.nodeId(), w0.nodeToken())))
+                        .as("an AllReduce connection with a borrowed token").startsWith("[UNAUTHENTICATED]")
+                        .contains("wrong node token for node '" + w1.nodeId() + "'");
+                assertThat(ringAnswer(ring, plain.identifiedAs(w0.nodeId(), w0.nodeToken())))
+                        .as("worker 0's own connection reaches the endpoint, which answers an empty frame")
+                        .startsWith("[UNKNOWN_KEY] no route ''");
+            }
             String logs = server.logText() + scheduler.logText();
             assertThat(server.logText()).contains("Rejected an RSocket connection from")
                     .contains("Refused a request from");
@@ -135,6 +149,20 @@ class NodeIdentityIT {
                 connections.routed().first(io.jvmps.common.protocol.Routes.DENSE_PUSH, half.apply(firstSender, 0)),
                 io.jvmps.client.transport.RoutedPayloads.next(half.apply(secondSender, 2)));
         connections.rsocket(0).requestChannel(frames).doOnNext(io.rsocket.Payload::release).blockLast(TIMEOUT);
+    }
+
+    /** @return the error message an empty request on a new connection to {@code ring} gets */
+    private static String ringAnswer(RingEndpoint ring, ConnectionSettings settings) {
+        io.rsocket.core.RSocketClient client = settings.connect("127.0.0.1", ring.port(), "application/octet-stream");
+        try {
+            client.requestResponse(reactor.core.publisher.Mono.fromSupplier(() ->
+                    io.rsocket.util.ByteBufPayload.create(new byte[0]))).block(TIMEOUT);
+            return "(answered)";
+        } catch (RuntimeException e) {
+            return String.valueOf(e.getMessage());
+        } finally {
+            client.dispose();
+        }
     }
 
     private static void assertRefused(ThrowableAssert.ThrowingCallable call, String claim) {

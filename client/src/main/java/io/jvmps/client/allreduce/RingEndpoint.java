@@ -4,7 +4,10 @@ import io.jvmps.common.codec.TensorChunk;
 import io.jvmps.common.codec.TensorChunkCodec;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.security.ClusterSecret;
+import io.jvmps.common.security.NodeIdentityCheck;
+import io.jvmps.common.security.PeerAddresses;
 import io.jvmps.common.security.SetupSecretInterceptor;
 import io.netty.buffer.ByteBuf;
 import io.rsocket.Payload;
@@ -24,7 +27,8 @@ import java.time.Duration;
 
 /**
  * A training program's AllReduce endpoint: a plain RSocket server that accepts connections presenting the
- * cluster secret in their SETUP frame and takes each request-response on {@value AllReduceRoutes#SEGMENT}
+ * cluster secret in their SETUP frame and, when it has a scheduler to ask, a registered worker's identity
+ * ({@link NodeIdentityCheck}), and takes each request-response on {@value AllReduceRoutes#SEGMENT}
  * as one segment chunk from the left neighbour into the {@link AllReduceMailbox}, answering empty. A frame
  * on another route or one that does not decode is answered with its error code and changes nothing.
  * Its port is announced to the scheduler at registration, where the peers find it. Close it to unbind.
@@ -43,20 +47,39 @@ public final class RingEndpoint implements AutoCloseable {
     }
 
     /**
-     * Binds the endpoint.
+     * Binds an endpoint that checks the cluster secret only: for a ring with no scheduler to confirm identities.
      *
-     * @param bindHost the address to bind, e.g. {@code 0.0.0.0}
-     * @param port     the port, or 0 for any free one ({@link #port()} says which)
-     * @param secret   the cluster secret every connection must present
-     * @param timeout  how long binding may take
-     * @throws PsException NOT_READY when the port cannot be bound in time
+     * @see #bind(String, int, ClusterSecret, SchedulerClient, Duration)
      */
     public static RingEndpoint bind(String bindHost, int port, ClusterSecret secret, Duration timeout) {
+        return bind(bindHost, port, secret, null, timeout);
+    }
+
+    /**
+     * Binds the endpoint.
+     *
+     * @param bindHost  the address to bind, e.g. {@code 0.0.0.0}
+     * @param port      the port, or 0 for any free one ({@link #port()} says which)
+     * @param secret    the cluster secret every connection must present
+     * @param scheduler asked to confirm the node identity every connection must present, or null to check the
+     *                  secret only
+     * @param timeout   how long binding may take
+     * @throws PsException NOT_READY when the port cannot be bound in time
+     */
+    public static RingEndpoint bind(String bindHost, int port, ClusterSecret secret, SchedulerClient scheduler,
+                                    Duration timeout) {
         AllReduceMailbox mailbox = new AllReduceMailbox();
         SocketAcceptor acceptor = SocketAcceptor.forRequestResponse(payload -> receive(mailbox, payload));
         try {
             CloseableChannel channel = RSocketServer.create(acceptor)
-                    .interceptors(r -> r.forSocketAcceptor(new SetupSecretInterceptor(secret)))
+                    .interceptors(r -> {
+                        r.forConnection(PeerAddresses.interceptor());
+                        if (scheduler != null) { // registered first, so it runs after the secret check
+                            r.forSocketAcceptor(new NodeIdentityCheck(scheduler, "workers' AllReduce endpoints",
+                                    NodeIdentityCheck.Binding.NONE));
+                        }
+                        r.forSocketAcceptor(new SetupSecretInterceptor(secret));
+                    })
                     .bind(TcpServerTransport.create(bindHost, port))
                     .block(timeout);
             return new RingEndpoint(mailbox, channel);

@@ -64,7 +64,8 @@ public class NodeController {
 
     /**
      * {@code POST /api/v1/nodes/{nodeId}/identity}: whether the token in {@link NodeToken#HTTP_HEADER} is this
-     * node's; a server asks it for every RSocket connection that presents a node identity.
+     * node's; a server, or a worker's AllReduce endpoint, asks it for every RSocket connection that presents a
+     * node identity.
      *
      * @return the node (its role, rank and state); 401 UNAUTHENTICATED when the token is not its own
      */

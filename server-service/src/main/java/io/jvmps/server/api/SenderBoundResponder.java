@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
 /**
- * The responder of one connection that a worker opened after proving its identity ({@link NodeIdentityCheck}):
+ * The responder of one connection that a worker opened after proving its identity ({@link io.jvmps.common.security.NodeIdentityCheck}):
  * every request that names a sender must name that worker. Tensor frames of an init or push (each frame of a
  * packed payload and of a streamed channel), the sender of a dense pull and of a sparse pull or push, and the rank
  * and node id of a join; a request that names another rank or node is answered {@code [UNAUTHENTICATED]} before

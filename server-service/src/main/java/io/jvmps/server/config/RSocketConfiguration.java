@@ -48,7 +48,7 @@ public class RSocketConfiguration {
      * Refuses connections whose SETUP frame lacks the cluster secret, or declares a data MIME type other
      * than JSON (the requests this server decodes), before any route is reached; then, on a server with a
      * scheduler, connections that do not prove a registered worker's identity ({@link
-     * io.jvmps.server.api.NodeIdentityCheck}), binding every request on the others to that worker.
+     * io.jvmps.common.security.NodeIdentityCheck}), binding every request on the others to that worker.
      */
     @Bean
     RSocketServerCustomizer clusterSecretCheck(ClusterSecret secret,
@@ -58,7 +58,8 @@ public class RSocketConfiguration {
             registry.forConnection(io.jvmps.common.security.PeerAddresses.interceptor());
             io.jvmps.common.cluster.SchedulerClient client = scheduler.getIfAvailable();
             if (client != null) { // registered first, so it runs after the secret check (the last one runs first)
-                registry.forSocketAcceptor(new io.jvmps.server.api.NodeIdentityCheck(client));
+                registry.forSocketAcceptor(new io.jvmps.common.security.NodeIdentityCheck(client, "this job's servers",
+                        io.jvmps.server.api.SenderBoundResponder::bind));
             }
             registry.forSocketAcceptor(new SetupSecretInterceptor(secret,
                     org.springframework.util.MimeTypeUtils.APPLICATION_JSON_VALUE));

@@ -158,11 +158,17 @@ public class WorkerConfiguration {
                 .trustManager(tls.trustManagers()).keyManager(tls.keyManagers()).build());
     }
 
-    /** Refuses AllReduce peers whose RSocket SETUP frame lacks the cluster secret. */
+    /**
+     * Refuses AllReduce peers whose RSocket SETUP frame lacks the cluster secret, then those that do not prove
+     * a registered worker's identity ({@link io.jvmps.common.security.NodeIdentityCheck}).
+     */
     @Bean
-    RSocketServerCustomizer clusterSecretCheck(ClusterSecret secret) {
+    RSocketServerCustomizer clusterSecretCheck(ClusterSecret secret, SchedulerClient scheduler) {
         return server -> server.interceptors(registry -> registry
                 .forConnection(io.jvmps.common.security.PeerAddresses.interceptor())
+                // registered first, so it runs after the secret check (the last one runs first)
+                .forSocketAcceptor(new io.jvmps.common.security.NodeIdentityCheck(scheduler,
+                        "workers' AllReduce endpoints", io.jvmps.common.security.NodeIdentityCheck.Binding.NONE))
                 .forSocketAcceptor(new SetupSecretInterceptor(secret)));
     }
 

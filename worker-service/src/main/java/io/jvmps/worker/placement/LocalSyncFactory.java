@@ -2,7 +2,7 @@ package io.jvmps.worker.placement;
 
 import io.jvmps.client.train.HybridUpdateRule;
 import io.jvmps.common.cluster.NodeInfo;
-import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.client.control.SchedulerSession;
 import io.jvmps.common.codec.TensorChunker;
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
@@ -45,13 +45,14 @@ public class LocalSyncFactory {
     /**
      * @param model     the model, placed, its local parameters holding their initial values
      * @param servers   the servers' description (mode, optimizer, learning rate)
-     * @param scheduler where the peers are listed
+     * @param session   this worker's registration: where the peers are listed, and the identity its ring
+     *                  connection presents (peers' AllReduce endpoints take registered workers only)
      * @param rank      this worker's rank
      * @param workers   workers in the job
      * @return the sync to run after every step
      * @throws PsException INVALID_ARGUMENT for GEO mode or an optimizer hybrid mode cannot mirror
      */
-    public LocalParameterSync create(TrainableModel model, ServerDescription servers, SchedulerClient scheduler,
+    public LocalParameterSync create(TrainableModel model, ServerDescription servers, SchedulerSession session,
                                      int rank, int workers) {
         if (model.localParams().isEmpty()) {
             return LocalParameterSync.NONE;
@@ -61,9 +62,9 @@ public class LocalSyncFactory {
                     + "servers in SYNC, ASYNC or SSP mode; they run GEO");
         }
         var optimizer = HybridUpdateRule.forServers(servers);
-        List<NodeInfo> peers = new PeerWaiter(scheduler, clock).await(workers, props.getServerWaitTimeout(),
+        List<NodeInfo> peers = new PeerWaiter(session.client(), clock).await(workers, props.getServerWaitTimeout(),
                 props.getServerWaitInterval());
-        RSocketRingLink link = new RSocketRingLink(peers, rank, mailbox, connections, props.getRequestTimeout(),
+        RSocketRingLink link = new RSocketRingLink(peers, rank, mailbox, session.identified(connections), props.getRequestTimeout(),
                 TensorChunker.DEFAULT_CHUNK_BYTES);
         log.info("Worker-local parameters {} are averaged by a ring AllReduce over {} workers {} and updated with the "
                         + "servers' {}", model.localParams(), workers,

@@ -236,7 +236,7 @@ public class WorkerJob {
                 props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
         StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
                 props.getLogInterval(), meters, stepEnd);
-        try (LocalParameterSync sync = localSync.create(model, semantics, session.client(), reg.rank(), workers)) {
+        try (LocalParameterSync sync = localSync.create(model, semantics, session, reg.rank(), workers)) {
             TrainingLoop loop = TrainingLoops.create(semantics, model, client, train, settings, reg.rank(), reporter,
                     sync, leased == null ? null : leased.plan(start), pushed);
             state.phase(TrainingState.Phase.TRAINING);
