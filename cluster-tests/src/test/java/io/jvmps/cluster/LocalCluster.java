@@ -241,9 +241,16 @@ final class LocalCluster implements AutoCloseable {
     }
 
     /** @return a node's 200 answer to a GET of {@code path} on HTTP port {@code port}, or empty (for polling) */
+    /**
+     * One client for every test call: its keep-alive connections are reused. (A client per call left one open
+     * connection per call on the node until the test JVM's next collection, which the soak drill counted as
+     * the nodes' file descriptors growing.)
+     */
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
     static Optional<String> get(int port, String path) {
         try {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(
+            HttpResponse<String> r = HTTP.send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                             .timeout(Duration.ofSeconds(3)).build(),
                     HttpResponse.BodyHandlers.ofString());

@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -45,8 +44,8 @@ final class NodeProcess {
 
     /** Polls the log until a line matches, failing at the deadline or when the process dies first. */
     Matcher awaitLog(Pattern pattern, Duration timeout) {
-        Instant deadline = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(deadline)) {
+        long deadline = System.nanoTime() + timeout.toNanos(); // monotonic: a wall-clock step changes nothing
+        while (System.nanoTime() - deadline < 0) {
             Matcher m = pattern.matcher(logText());
             if (m.find()) {
                 return m;
@@ -78,8 +77,8 @@ final class NodeProcess {
     }
 
     static <T> T poll(String what, Duration timeout, java.util.function.Supplier<Optional<T>> probe) {
-        Instant deadline = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(deadline)) {
+        long deadline = System.nanoTime() + timeout.toNanos(); // monotonic: a wall-clock step changes nothing
+        while (System.nanoTime() - deadline < 0) {
             Optional<T> value = probe.get();
             if (value.isPresent()) {
                 return value.get();
@@ -90,8 +89,8 @@ final class NodeProcess {
     }
 
     static boolean until(Duration timeout, java.util.function.BooleanSupplier condition) {
-        Instant deadline = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(deadline)) {
+        long deadline = System.nanoTime() + timeout.toNanos(); // monotonic: a wall-clock step changes nothing
+        while (System.nanoTime() - deadline < 0) {
             if (condition.getAsBoolean()) {
                 return true;
             }
