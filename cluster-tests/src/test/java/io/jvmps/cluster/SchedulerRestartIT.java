@@ -86,6 +86,11 @@ class SchedulerRestartIT {
             workers[0].awaitLog(Pattern.compile("Training data partition \\d+ of epoch 1 \\(8 steps; [4-9] of 16 partitions done"),
                     Duration.ofMinutes(3));
             scheduler.process().destroyForcibly().waitFor();
+            // Started again only once a worker has found it gone: a scheduler that comes back within one
+            // partition's time (1.2 s here) would otherwise never be missed, and nothing would be tested.
+            NodeProcess.poll("a worker to find the scheduler gone mid-job", Duration.ofMinutes(1), () ->
+                    java.util.Arrays.stream(workers).filter(w -> w.logText().contains(
+                            "the scheduler could not lease a data partition yet")).findFirst());
             NodeProcess second = cluster.restartScheduler("scheduler-restarted", 2, 2, state);
             assertThat(second.logText()).contains("Restored the job's state from");
 
