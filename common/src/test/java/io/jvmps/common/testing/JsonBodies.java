@@ -1,5 +1,6 @@
 package io.jvmps.common.testing;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,42 @@ public final class JsonBodies {
             }
         }
         return out.append('}').toString();
+    }
+
+    /**
+     * Every class of bad value for every field of one request: a string for a number, an object, an array (for a
+     * field that is not one), the field given twice, missing and null (for a required field), and the field's own
+     * out-of-range value.
+     *
+     * @param route      names the request in each case, e.g. a path or an RSocket route
+     * @param body       a valid body
+     * @param required   the fields that must be present and not null
+     * @param outOfRange per field, a raw JSON value of the right type that is out of range
+     * @return (route, field, what, JSON) per case, in field order
+     */
+    public static List<Object[]> badValues(String route, Map<String, Object> body, List<String> required,
+                                           Map<String, String> outOfRange) {
+        List<Object[]> all = new ArrayList<>();
+        for (String field : body.keySet()) {
+            Object valid = body.get(field);
+            if (valid instanceof Number) {
+                all.add(new Object[] {route, field, "a string", with(body, field, "\"abc\"")});
+            }
+            all.add(new Object[] {route, field, "an object", with(body, field, "{\"x\":1}")});
+            if (!(valid instanceof List)) {
+                all.add(new Object[] {route, field, "an array", with(body, field, "[1,2]")});
+            }
+            all.add(new Object[] {route, field, "given twice", with(body, field, null)});
+            if (required.contains(field)) {
+                all.add(new Object[] {route, field, "missing", without(body, field)});
+                all.add(new Object[] {route, field, "null", with(body, field, "null")});
+            }
+            String bad = outOfRange.get(field);
+            if (bad != null) {
+                all.add(new Object[] {route, field, "out of range " + bad, with(body, field, bad)});
+            }
+        }
+        return all;
     }
 
     /** @return {@code body} as JSON without {@code field} */

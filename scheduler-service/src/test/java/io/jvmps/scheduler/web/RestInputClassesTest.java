@@ -23,9 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import static io.jvmps.common.testing.JsonBodies.badValues;
 import static io.jvmps.common.testing.JsonBodies.body;
 import static io.jvmps.common.testing.JsonBodies.with;
-import static io.jvmps.common.testing.JsonBodies.without;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -82,28 +82,10 @@ class RestInputClassesTest {
                         List.of("nodeId", "reason"), List.of()));
     }
 
-    /** @return (route, field, what, JSON) for every field of every route and every class of bad value */
+    /** @return (path, field, what, JSON) for every field of every route and every class of bad value */
     Stream<Object[]> cases() {
-        List<Object[]> all = new ArrayList<>();
-        for (Route route : routes()) {
-            for (String field : route.body().keySet()) {
-                Object valid = route.body().get(field);
-                if (valid instanceof Number) {
-                    all.add(new Object[] {route.path(), field, "a string", with(route.body(), field, "\"abc\"")});
-                }
-                all.add(new Object[] {route.path(), field, "an object", with(route.body(), field, "{\"x\":1}")});
-                all.add(new Object[] {route.path(), field, "an array", with(route.body(), field, "[1,2]")});
-                all.add(new Object[] {route.path(), field, "given twice", with(route.body(), field, null)});
-                if (route.required().contains(field)) {
-                    all.add(new Object[] {route.path(), field, "missing", without(route.body(), field)});
-                    all.add(new Object[] {route.path(), field, "null", with(route.body(), field, "null")});
-                }
-                if (route.nonNegative().contains(field)) {
-                    all.add(new Object[] {route.path(), field, "negative", with(route.body(), field, "-7")});
-                }
-            }
-        }
-        return all.stream();
+        return routes().stream().flatMap(route -> badValues(route.path(), route.body(), route.required(),
+                route.nonNegative().stream().collect(java.util.stream.Collectors.toMap(f -> f, f -> "-7"))).stream());
     }
 
     @ParameterizedTest(name = "{0} {1}: {2}")

@@ -30,10 +30,9 @@ import java.nio.charset.StandardCharsets;
  * Small requests spend most of a server's CPU in the dispatch (argument resolution, message headers, encoders);
  * this is what the data path saves. Stateless apart from the wrapped responder; one per connection.
  */
-public final class DataPathResponder implements RSocket {
+public final class DataPathResponder extends io.rsocket.util.RSocketProxy {
     private static final String ROUTING = WellKnownMimeType.MESSAGE_RSOCKET_ROUTING.getString();
 
-    private final RSocket spring;
     private final DenseController dense;
     private final SparseController sparse;
     private final NettyDataBufferFactory buffers;
@@ -52,7 +51,7 @@ public final class DataPathResponder implements RSocket {
 
     private DataPathResponder(RSocket spring, DenseController dense, SparseController sparse,
                               NettyDataBufferFactory buffers) {
-        this.spring = spring;
+        super(spring);
         this.dense = dense;
         this.sparse = sparse;
         this.buffers = buffers;
@@ -71,13 +70,13 @@ public final class DataPathResponder implements RSocket {
         if (Routes.SPARSE_PUSH.equals(route)) {
             return answer(sparse.push(PayloadUtils.retainDataAndReleasePayload(payload, buffers)));
         }
-        return spring.requestResponse(payload);
+        return source.requestResponse(payload);
     }
 
     @Override
     public Flux<Payload> requestStream(Payload payload) {
         if (!Routes.DENSE_PULL.equals(route(payload))) {
-            return spring.requestStream(payload);
+            return source.requestStream(payload);
         }
         DataBuffer request = PayloadUtils.retainDataAndReleasePayload(payload, buffers);
         return dense.pull(request).map(PayloadUtils::createPayload).onErrorMap(DataPathResponder::applicationError);
@@ -88,7 +87,7 @@ public final class DataPathResponder implements RSocket {
         return Flux.from(payloads).switchOnFirst((first, all) -> {
             Payload head = first.get();
             if (head == null || !Routes.DENSE_PUSH.equals(route(head))) {
-                return spring.requestChannel(all);
+                return source.requestChannel(all);
             }
             // a requester with nothing to send still sends one payload, for the route: metadata, no data (as Spring's
             // dispatch does, such payloads carry no frame); the filter's discard hook below releases them, once
@@ -98,30 +97,10 @@ public final class DataPathResponder implements RSocket {
         });
     }
 
-    @Override
-    public Mono<Void> fireAndForget(Payload payload) {
-        return spring.fireAndForget(payload);
-    }
 
-    @Override
-    public Mono<Void> metadataPush(Payload payload) {
-        return spring.metadataPush(payload);
-    }
 
-    @Override
-    public void dispose() {
-        spring.dispose();
-    }
 
-    @Override
-    public boolean isDisposed() {
-        return spring.isDisposed();
-    }
 
-    @Override
-    public Mono<Void> onClose() {
-        return spring.onClose();
-    }
 
     private static Mono<Payload> answer(Mono<PushAck> ack) {
         return ack.map(a -> DefaultPayload.create(json(a).getBytes(StandardCharsets.UTF_8)))

@@ -29,17 +29,16 @@ import java.util.function.UnaryOperator;
  * any handler sees it, so it changes nothing. A request it cannot read goes on unchanged, to be refused by its
  * handler with the usual error. The first refusal on a connection is logged at WARN. One per connection.
  */
-public final class SenderBoundResponder implements RSocket {
+public final class SenderBoundResponder extends io.rsocket.util.RSocketProxy {
     private static final Logger log = LoggerFactory.getLogger(SenderBoundResponder.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final RSocket delegate;
     private final NodeInfo worker;
     private final String peer;
     private final AtomicBoolean warned = new AtomicBoolean();
 
     private SenderBoundResponder(RSocket delegate, NodeInfo worker, String peer) {
-        this.delegate = delegate;
+        super(delegate);
         this.worker = worker;
         this.peer = peer;
     }
@@ -60,7 +59,7 @@ public final class SenderBoundResponder implements RSocket {
      */
     public static RSocket inside(RSocket handler, UnaryOperator<RSocket> wrapper) {
         if (handler instanceof SenderBoundResponder bound) {
-            return new SenderBoundResponder(wrapper.apply(bound.delegate), bound.worker, bound.peer);
+            return new SenderBoundResponder(wrapper.apply(bound.source), bound.worker, bound.peer);
         }
         return wrapper.apply(handler);
     }
@@ -68,30 +67,30 @@ public final class SenderBoundResponder implements RSocket {
     @Override
     public Mono<Void> fireAndForget(Payload payload) {
         String refusal = refusal(payload, DataPathResponder.route(payload));
-        return refusal == null ? delegate.fireAndForget(payload) : Mono.error(refused(payload, refusal));
+        return refusal == null ? source.fireAndForget(payload) : Mono.error(refused(payload, refusal));
     }
 
     @Override
     public Mono<Payload> requestResponse(Payload payload) {
         String refusal = refusal(payload, DataPathResponder.route(payload));
-        return refusal == null ? delegate.requestResponse(payload) : Mono.error(refused(payload, refusal));
+        return refusal == null ? source.requestResponse(payload) : Mono.error(refused(payload, refusal));
     }
 
     @Override
     public Flux<Payload> requestStream(Payload payload) {
         String refusal = refusal(payload, DataPathResponder.route(payload));
-        return refusal == null ? delegate.requestStream(payload) : Flux.error(refused(payload, refusal));
+        return refusal == null ? source.requestStream(payload) : Flux.error(refused(payload, refusal));
     }
 
     @Override
     public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
         return Flux.from(payloads).switchOnFirst((first, inbound) -> {
             if (!first.hasValue()) {
-                return delegate.requestChannel(inbound);
+                return source.requestChannel(inbound);
             }
             String route = DataPathResponder.route(first.get());
             if (!Routes.DENSE_PUSH.equals(route) && !Routes.DENSE_INIT.equals(route)) {
-                return delegate.requestChannel(inbound);
+                return source.requestChannel(inbound);
             }
             String firstRefusal = refusal(first.get(), route);
             if (firstRefusal != null) { // no handler sees the channel: read it to its end, then answer
@@ -102,7 +101,7 @@ public final class SenderBoundResponder implements RSocket {
             // a later frame as another rank is left out and fails the request once the channel has ended, so its
             // handler applies nothing whole and never sees that frame
             String[] later = new String[1];
-            return delegate.requestChannel(inbound.concatMap(payload -> {
+            return source.requestChannel(inbound.concatMap(payload -> {
                 String refusal = later[0] == null ? refusal(payload, route) : later[0];
                 if (refusal == null) {
                     return Mono.just(payload);
@@ -120,25 +119,9 @@ public final class SenderBoundResponder implements RSocket {
         });
     }
 
-    @Override
-    public Mono<Void> metadataPush(Payload payload) {
-        return delegate.metadataPush(payload);
-    }
 
-    @Override
-    public void dispose() {
-        delegate.dispose();
-    }
 
-    @Override
-    public boolean isDisposed() {
-        return delegate.isDisposed();
-    }
 
-    @Override
-    public Mono<Void> onClose() {
-        return delegate.onClose();
-    }
 
     /** @return why the request may not go on, or null when it names this worker, names nobody, or cannot be read */
     private String refusal(Payload payload, String route) {

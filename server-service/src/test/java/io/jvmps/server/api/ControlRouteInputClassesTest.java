@@ -17,14 +17,12 @@ import org.springframework.messaging.rsocket.RSocketRequester;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import static io.jvmps.common.testing.JsonBodies.badValues;
 import static io.jvmps.common.testing.JsonBodies.body;
-import static io.jvmps.common.testing.JsonBodies.with;
-import static io.jvmps.common.testing.JsonBodies.without;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -79,29 +77,8 @@ class ControlRouteInputClassesTest {
 
     /** @return (route, field, what, JSON) for every field of every route and every class of bad value */
     Stream<Object[]> cases() {
-        List<Object[]> all = new ArrayList<>();
-        for (Route route : routes()) {
-            for (String field : route.body().keySet()) {
-                Object valid = route.body().get(field);
-                if (valid instanceof Number) {
-                    all.add(new Object[] {route.route(), field, "a string", with(route.body(), field, "\"abc\"")});
-                }
-                all.add(new Object[] {route.route(), field, "an object", with(route.body(), field, "{\"x\":1}")});
-                if (!(valid instanceof List)) {
-                    all.add(new Object[] {route.route(), field, "an array", with(route.body(), field, "[1,2]")});
-                }
-                all.add(new Object[] {route.route(), field, "given twice", with(route.body(), field, null)});
-                if (route.required().contains(field)) {
-                    all.add(new Object[] {route.route(), field, "missing", without(route.body(), field)});
-                    all.add(new Object[] {route.route(), field, "null", with(route.body(), field, "null")});
-                }
-                String bad = route.outOfRange().get(field);
-                if (bad != null) {
-                    all.add(new Object[] {route.route(), field, "out of range " + bad, with(route.body(), field, bad)});
-                }
-            }
-        }
-        return all.stream();
+        return routes().stream().flatMap(route -> badValues(route.route(), route.body(), route.required(),
+                route.outOfRange()).stream());
     }
 
     @ParameterizedTest(name = "{0} {1}: {2}")
