@@ -6,7 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /** Entry point of the scheduler service: the rendezvous every server and worker registers with. */
 @SpringBootApplication
-@org.springframework.context.annotation.Import(io.jvmps.common.security.ClusterSecurityConfiguration.class)
+@org.springframework.context.annotation.Import({io.jvmps.common.security.ClusterSecurityConfiguration.class,
+        io.jvmps.common.http.HttpLimitsConfiguration.class})
 @ConfigurationPropertiesScan(basePackageClasses = {SchedulerApplication.class, io.jvmps.common.cluster.ClusterProperties.class})
 public class SchedulerApplication {
 

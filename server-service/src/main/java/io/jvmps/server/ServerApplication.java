@@ -10,7 +10,8 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
  * the scheduler unless {@code ps.scheduler.enabled=false}.
  */
 @SpringBootApplication
-@org.springframework.context.annotation.Import(io.jvmps.common.security.ClusterSecurityConfiguration.class)
+@org.springframework.context.annotation.Import({io.jvmps.common.security.ClusterSecurityConfiguration.class,
+        io.jvmps.common.http.HttpLimitsConfiguration.class})
 @ConfigurationPropertiesScan(basePackageClasses = {ServerApplication.class, io.jvmps.common.cluster.ClusterProperties.class})
 public class ServerApplication {
 

@@ -17,7 +17,8 @@ import org.springframework.core.env.Environment;
  * (unless {@code ps.worker.exit-on-finish=false}).
  */
 @SpringBootApplication
-@org.springframework.context.annotation.Import(io.jvmps.common.security.ClusterSecurityConfiguration.class)
+@org.springframework.context.annotation.Import({io.jvmps.common.security.ClusterSecurityConfiguration.class,
+        io.jvmps.common.http.HttpLimitsConfiguration.class})
 public class WorkerApplication {
 
     /**

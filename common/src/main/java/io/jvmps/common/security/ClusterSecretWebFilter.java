@@ -1,13 +1,11 @@
 package io.jvmps.common.security;
 
+import io.jvmps.common.http.ErrorAnswers;
 import io.jvmps.common.protocol.ErrorCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
@@ -15,15 +13,13 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * Requires the cluster secret ({@code Authorization: Bearer <secret>}) on every mutating HTTP request
  * (anything but GET, HEAD and OPTIONS) and, when {@code protectReads} is set, on reads too, except the
  * health and info endpoints, which stay open for probes. A request without the right secret is answered
  * 401 with an {@code ErrorBody} JSON ({@code UNAUTHENTICATED}) before any handler runs, so nothing
  * changes, and is logged with its method, path and remote address. The rejection closes the connection, since
- * the request's body is left unread. Thread-safe.
+ * the request's body is left unread ({@link ErrorAnswers}). Thread-safe.
  */
 public final class ClusterSecretWebFilter implements WebFilter {
     private static final Logger log = LoggerFactory.getLogger(ClusterSecretWebFilter.class);
@@ -52,16 +48,8 @@ public final class ClusterSecretWebFilter implements WebFilter {
         log.warn("Rejected {} {} from {}: {}", request.getMethod(), request.getPath(), request.getRemoteAddress(),
                 missing ? "no cluster secret" : "wrong cluster secret");
         ServerHttpResponse response = exchange.getResponse();
-        response.setStatusCode(HttpStatus.UNAUTHORIZED);
-        response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
         response.getHeaders().set("WWW-Authenticate", "Bearer realm=\"jvm-ps\"");
-        // The request's body is never read: a client that sent one (or announced one with Expect: 100-continue)
-        // would otherwise have its next request on this connection read as the rest of the body and hang.
-        response.getHeaders().set(HttpHeaders.CONNECTION, "close");
-        String json = "{\"code\":\"" + ErrorCode.UNAUTHENTICATED.name() + "\",\"message\":\""
-                + reason.replace("\"", "\\\"") + "\"}";
-        DataBuffer body = response.bufferFactory().wrap(json.getBytes(StandardCharsets.UTF_8));
-        return response.writeWith(Mono.just(body));
+        return ErrorAnswers.write(response, HttpStatus.UNAUTHORIZED, ErrorCode.UNAUTHENTICATED, reason);
     }
 
     private boolean needsSecret(ServerHttpRequest request) {
