@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Parameter-server mode, worker role: run it MS_WORKER_NUM times (any hosts). Each worker gets a
 # rank from the scheduler, trains on its share of the MNIST files in DATA_PATH (fetch them with
-# scripts/fetch-mnist.sh) and reports its test accuracy to the scheduler.
+# scripts/fetch-mnist.sh) and reports its test accuracy to the scheduler. It picks free HTTP and
+# RSocket ports unless PS_WORKER_HTTP_PORT / PS_WORKER_RSOCKET_PORT are set.
 # Extra arguments go to the Spring Boot app (e.g. --ps.worker.epochs=1).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -15,6 +16,5 @@ export MS_ROLE=MS_WORKER
 DATA_PATH="${DATA_PATH:-$repo/data/mnist}"
 
 exec "$repo/scripts/ps-launch.sh" \
-    "--server.port=${PS_HTTP_PORT:-0}" \
     "--ps.worker.data-path=$DATA_PATH" \
     "$@"
