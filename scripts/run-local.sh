@@ -14,7 +14,8 @@
 # Environment:
 #   PS_SERVERS=2 PS_WORKERS=2   cluster size
 #   PS_SCHED_PORT               scheduler HTTP port (default: first free port from 18080)
-#   PS_EPOCHS=3 PS_BATCH_SIZE=32   become --ps.worker.epochs / --ps.worker.batch-size
+#   PS_EPOCHS=3 PS_BATCH_SIZE=32   become --ps.worker.epochs / --ps.worker.batch-size (PS_WORKER_EPOCHS and
+#                                  PS_WORKER_BATCHSIZE are read the same way when these are unset)
 #   PS_DATA_DIR                 MNIST folder (default <repo>/data/mnist; fetched when absent)
 #   PS_SERVER_ARGS              arguments for every server (space-separated); when unset, Adam at 0.005
 #                               after a 200-update warm-up, with a cosine decay to 0 over the job's steps
@@ -245,10 +246,12 @@ readonly DEFAULT_EPOCHS=3 DEFAULT_BATCH=32 DEFAULT_LEARNING_RATE=0.005 DEFAULT_W
 # The workers JIT-compile with C1 only: their Java code drives native kernels, and C2's compilations took more
 # CPU from a 2-minute job on two cores than its faster code gave back (docs/benchmarks.md). Servers keep C2.
 readonly DEFAULT_WORKER_EXTRA_JAVA_OPTS="-XX:TieredStopAtLevel=1"
-epochs="${PS_EPOCHS:-$DEFAULT_EPOCHS}"
-batch="${PS_BATCH_SIZE:-$DEFAULT_BATCH}"
-is_count "$epochs" || ps_die "PS_EPOCHS must be a positive integer, got '$epochs'"
-is_count "$batch" || ps_die "PS_BATCH_SIZE must be a positive integer, got '$batch'"
+# The workers' own variables (PS_WORKER_EPOCHS, PS_WORKER_BATCHSIZE) count too: the arguments below would
+# otherwise override them without a word. PS_EPOCHS / PS_BATCH_SIZE win over them.
+epochs="${PS_EPOCHS:-${PS_WORKER_EPOCHS:-$DEFAULT_EPOCHS}}"
+batch="${PS_BATCH_SIZE:-${PS_WORKER_BATCHSIZE:-$DEFAULT_BATCH}}"
+is_count "$epochs" || ps_die "PS_EPOCHS (or PS_WORKER_EPOCHS) must be a positive integer, got '$epochs'"
+is_count "$batch" || ps_die "PS_BATCH_SIZE (or PS_WORKER_BATCHSIZE) must be a positive integer, got '$batch'"
 extra_worker_args=("--ps.worker.data-path=$data_dir")
 has_worker_arg ps.worker.epochs || extra_worker_args+=("--ps.worker.epochs=$epochs")
 has_worker_arg ps.worker.batch-size || extra_worker_args+=("--ps.worker.batch-size=$batch")

@@ -170,7 +170,7 @@ public final class PsJob implements AutoCloseable {
                 left -> new ServerWaiter(session.client(), clock).connect(servers, left, settings.serverWaitInterval(),
                         session.identified(settings.connections())),
                 next -> denseClient(next, shardMap), () -> initial, rank(), settings.recoveryTimeout(), clock,
-                ServerRecovery.joinAgain(clock, semantics, nodeId(), settings.requestTimeout()));
+                semantics.mode(), ServerRecovery.joinAgain(clock, semantics, nodeId(), settings.requestTimeout()));
         recovery.joined();
         return new DenseStart(dense, start, recovery);
     }

@@ -244,10 +244,14 @@ class ComposeEndToEndIT {
         }
     }
 
-    /** @return whether the scheduler's cluster view shows the server of rank 1 DEAD */
+    /**
+     * @return whether the scheduler's cluster view shows the server that the container {@code server-1} runs
+     * DEAD. By its host (the container's name, which it registers), not by rank: ranks go in registration
+     * order, and either container may register first.
+     */
     private static boolean serverOneDead(String clusterView) {
         for (JsonNode node : JSON.readTree(clusterView).path("nodes")) {
-            if (node.path("role").asString().equals("SERVER") && node.path("rank").asInt() == 1
+            if (node.path("role").asString().equals("SERVER") && node.path("host").asString().equals("server-1")
                     && node.path("state").asString().equals("DEAD")) {
                 return true;
             }

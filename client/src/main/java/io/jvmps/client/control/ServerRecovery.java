@@ -1,5 +1,6 @@
 package io.jvmps.client.control;
 
+import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.client.data.DenseClient;
@@ -42,16 +43,17 @@ public final class ServerRecovery {
     public record Resumed(ServerConnections connections, DenseClient client, long checkpointStep, long step) {
     }
 
-    /** The step this worker's schedule resumes at once the servers are back at a checkpoint. */
+    /** Where this worker's schedule goes on once the servers are back at a checkpoint, as the servers say. */
     @FunctionalInterface
     public interface ResumePoint {
         /**
+         * Asks the servers (a join) where this worker's schedule goes on: its clock there in ASYNC, SSP and
+         * GEO; in SYNC the step the servers accept it at.
+         *
          * @param control        the control client over the recovered connections
          * @param checkpointStep the step of the checkpoint the servers rolled back to
-         * @param joinedBefore   whether this worker had joined the job's steps before this recovery (a SYNC
-         *                       worker that had resumes at the checkpoint; one that had not asks the servers)
          */
-        long step(ControlClient control, long checkpointStep, boolean joinedBefore);
+        long step(ControlClient control, long checkpointStep);
     }
 
     private final Function<Duration, ServerConnections> connect;
@@ -62,6 +64,7 @@ public final class ServerRecovery {
     private final Clock clock;
     private final java.util.function.Consumer<ServerConnections> declareMore;
     private final ResumePoint resumePoint;
+    private final ConsistencyMode mode;
     private int recoveries;
     /** Whether this worker has joined the job's steps; a recovery's resume point joins it. Training thread only. */
     private boolean joined;
@@ -71,11 +74,14 @@ public final class ServerRecovery {
      * @param clients       makes a client over connections
      * @param initialValues the PS parameters' seeded initial values (worker 0 re-seeds missing slices)
      * @param timeout       {@code ps.worker.recovery-timeout}; zero = never recover
+     * @param mode          the servers' consistency mode: where a worker resumes and whether it keeps a rollback
+     *                      already done for its server set depend on it (see {@link #resume})
+     * @param resumePoint   asks the servers where this worker's schedule goes on
      */
     public ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, DenseClient> clients,
-                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock,
+                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock, ConsistencyMode mode,
                    ResumePoint resumePoint) {
-        this(connect, clients, initialValues, rank, timeout, clock, resumePoint, connections -> { });
+        this(connect, clients, initialValues, rank, timeout, clock, mode, resumePoint, connections -> { });
     }
 
     /**
@@ -84,9 +90,10 @@ public final class ServerRecovery {
      * them when it rolls back).
      */
     public ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, DenseClient> clients,
-                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock,
+                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock, ConsistencyMode mode,
                    ResumePoint resumePoint, java.util.function.Consumer<ServerConnections> declareMore) {
         this.resumePoint = resumePoint;
+        this.mode = mode;
         this.declareMore = declareMore;
         this.connect = connect;
         this.clients = clients;
@@ -97,17 +104,15 @@ public final class ServerRecovery {
     }
 
     /**
-     * The resume point of a worker whose parameters are all on the servers: a SYNC worker that had joined
-     * resumes at the checkpoint's step; any other asks the servers where its schedule goes on
+     * The resume point of a worker whose parameters are all on the servers: it joins again
      * ({@link StepJoiner#scheduleStep}).
      *
      * @param timeout deadline of the join
      */
     public static ResumePoint joinAgain(Clock clock, io.jvmps.common.protocol.ServerDescription semantics,
                                         String nodeId, Duration timeout) {
-        return (control, checkpointStep, joinedBefore) ->
-                semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC && joinedBefore ? checkpointStep
-                        : StepJoiner.scheduleStep(control, clock, semantics, nodeId, checkpointStep, timeout);
+        return (control, checkpointStep) ->
+                StepJoiner.scheduleStep(control, clock, semantics, nodeId, checkpointStep, timeout);
     }
 
     /** Records that this worker has joined the job's steps (its first join succeeded). */
@@ -117,15 +122,20 @@ public final class ServerRecovery {
 
     /**
      * Closes the lost connections, recovers, holds the new connections in {@code held} and logs the step
-     * training resumes at; the worker has joined afterwards. A worker that has not joined yet (it took a
-     * dead worker's rank and its first join failed) does not roll the servers back again when every one was
-     * already rolled back for this server set (the surviving workers recovered from the same failure and may
-     * have trained on since, and may have written a newer checkpoint under which a second rollback would pull
-     * them back); it resumes from that rollback's step, where joining finds the step to go on at.
+     * training resumes at; the worker has joined afterwards.
+     * <p>
+     * A SYNC worker that had joined rolls every server back to the newest checkpoint (a repeat by another
+     * worker for the same failure changes nothing: SYNC cannot step past it until every worker is back) and
+     * resumes at that checkpoint's step. Any other worker (every ASYNC, SSP and GEO worker, and a SYNC worker
+     * that took a dead worker's rank before its first join) first asks whether every server was already rolled
+     * back for this server set: then another worker recovered from the same failure first and may have trained
+     * on since, even past a newer checkpoint, and rolling back again would undo those pushes without telling
+     * anyone (in ASYNC nothing waits that a rollback could fail). It resumes from that rollback instead; only
+     * when none was done does it roll back itself. Then it joins, and goes on at its clock on the servers.
      */
     public Resumed resume(PsException cause, ConnectionHolder held) {
         held.close();
-        Resumed resumed = recover(cause, !joined);
+        Resumed resumed = recover(cause);
         joined = true;
         held.replace(resumed.connections());
         recoveries++;
@@ -140,13 +150,13 @@ public final class ServerRecovery {
     }
 
     /**
-     * @param cause            the error that interrupted training
-     * @param keepDoneRollback resume from a rollback every server already did for this server set, if any
+     * @param cause the error that interrupted training
      * @return the resumed state
      * @throws PsException STATE_LOST when there is no checkpoint to return to (or a replaced server has none to
      *                     restore), TIMEOUT past the deadline
      */
-    private Resumed recover(PsException cause, boolean keepDoneRollback) {
+    private Resumed recover(PsException cause) {
+        boolean atCheckpoint = mode == ConsistencyMode.SYNC && joined;
         Instant deadline = clock.instant().plus(timeout);
         Duration backoff = Duration.ofMillis(250);
         PsException last = cause;
@@ -173,9 +183,10 @@ public final class ServerRecovery {
                             + "checkpoint to roll back to (set ps.checkpoint.dir, shared by every server, and "
                             + "ps.checkpoint.every-steps); cause: " + cause.getMessage());
                 }
-                long done = keepDoneRollback ? control.rolledBackTo() : -1;
+                long done = atCheckpoint ? -1 : control.rolledBackTo();
                 long step = done >= 0 ? done : control.rollBack(latest);
-                return new Resumed(connections, client, step, resumePoint.step(control, step, joined));
+                long resumeAt = atCheckpoint ? step : resumePoint.step(control, step);
+                return new Resumed(connections, client, step, resumeAt);
             } catch (PsException e) {
                 if (connections != null) {
                     connections.close();

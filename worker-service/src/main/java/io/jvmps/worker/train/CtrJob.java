@@ -109,7 +109,7 @@ class CtrJob {
         long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clock, semantics, nodeId, restored, props.getRequestTimeout());
         ServerRecovery recovery = new ServerRecovery(reconnect, next -> new DenseClient(next, shardMap, rank,
                 props.getRequestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.getSeed()),
-                rank, props.getRecoveryTimeout(), clock,
+                rank, props.getRecoveryTimeout(), clock, semantics.mode(),
                 ServerRecovery.joinAgain(clock, semantics, nodeId, props.getRequestTimeout()),
                 next -> declareTables(new ControlClient(next, rank, props.getRequestTimeout()), spec));
         recovery.joined(); // the schedule step above joined this worker

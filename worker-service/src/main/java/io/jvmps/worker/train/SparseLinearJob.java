@@ -109,7 +109,7 @@ class SparseLinearJob {
         long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clock, semantics, nodeId, restored,
                 props.getRequestTimeout());
         ServerRecovery recovery = new ServerRecovery(reconnect, this::denseClient, this::initialBias, rank,
-                props.getRecoveryTimeout(), clock,
+                props.getRecoveryTimeout(), clock, semantics.mode(),
                 ServerRecovery.joinAgain(clock, semantics, nodeId, props.getRequestTimeout()), this::declareTable);
         recovery.joined();
         TrainingSummary summary = null;

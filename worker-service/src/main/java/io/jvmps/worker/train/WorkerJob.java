@@ -145,14 +145,10 @@ public class WorkerJob {
                         reg.rank(), props.getRequestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
                 DenseClient client = clients.apply(connections);
                 state.phase(TrainingState.Phase.INITIALIZING);
-                // a SYNC worker that joined once resumes at the checkpoint; one that has not (its recovery
-                // came before the join, below) and every ASYNC/SSP/GEO worker asks the servers where
                 ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
                         () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap), reg.rank(),
-                        props.getRecoveryTimeout(), clock,
-                        (recovered, checkpointStep, joinedBefore) ->
-                                semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.SYNC && joinedBefore
-                                        ? checkpointStep : joinStep(recovered, model, semantics, reg, checkpointStep));
+                        props.getRecoveryTimeout(), clock, semantics.mode(),
+                        (recovered, checkpointStep) -> joinStep(recovered, model, semantics, reg, checkpointStep));
                 long start;
                 try {
                     long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
