@@ -15,7 +15,10 @@ import java.util.List;
  * its first push. Steps of one worker must increase. After a restore from a checkpoint it also knows,
  * per worker, the steps whose pushes the restored slices already hold ({@link #alreadyApplied}): the
  * workers resume at the earliest step any server lacks, and a server that holds a resent step
- * acknowledges it without applying it twice. Thread-safe (one monitor).
+ * acknowledges it without applying it twice. After a restore every worker must join again before its next push
+ * here is taken ({@code ROLLED_BACK} until then): a worker that has not recovered from a rollback would otherwise
+ * go on from its own step, past the pushes the rollback undid, and nobody would train them again (in ASYNC no
+ * pull waits, so no waiting pull's failure would tell it). Thread-safe (one monitor).
  */
 final class WorkerClocks {
     /** Bound passed to {@link #advance} when a push may be any number of steps ahead. */
@@ -23,6 +26,7 @@ final class WorkerClocks {
 
     private final long[] clocks;
     private final long[] applied;
+    private final BitSet mustJoin;
     private final String unit;
 
     /**
@@ -32,6 +36,7 @@ final class WorkerClocks {
     WorkerClocks(int workers, String unit) {
         this.clocks = new long[workers];
         this.applied = new long[workers];
+        this.mustJoin = new BitSet(workers);
         this.unit = unit;
     }
 
@@ -40,7 +45,8 @@ final class WorkerClocks {
      *
      * @param bound staleness bound s: the step may be at most s ahead of the slowest clock;
      *              {@link #UNBOUNDED} for no limit
-     * @throws PsException {@code DUPLICATE_PUSH} when the worker already pushed this step,
+     * @throws PsException {@code ROLLED_BACK} when this server restored a checkpoint since the worker last joined,
+     *                     {@code DUPLICATE_PUSH} when the worker already pushed this step,
      *                     {@code WRONG_STEP} when the step is negative, older than its last, or beyond the bound
      */
     synchronized void advance(int worker, long step, int bound) {
@@ -52,6 +58,11 @@ final class WorkerClocks {
      * only (SSP leaves dead workers out); null counts every worker.
      */
     synchronized void advance(int worker, long step, int bound, BitSet counted) {
+        if (mustJoin.get(worker)) {
+            throw new PsException(ErrorCode.ROLLED_BACK, "this server restored a checkpoint (its clock for worker "
+                    + worker + " is " + unit + " " + clocks[worker] + ") since worker " + worker + " last joined; "
+                    + "recover and join again (" + unit + " " + step + " not applied)");
+        }
         long last = clocks[worker] - 1;
         if (step < 0) {
             throw new PsException(ErrorCode.WRONG_STEP, "worker " + worker + " pushed " + unit + " " + step
@@ -85,7 +96,8 @@ final class WorkerClocks {
     }
 
     /**
-     * Puts the clocks of a restored checkpoint back (see {@code ConsistencyPolicy#restoreClocks}).
+     * Puts the clocks of a restored checkpoint back (see {@code ConsistencyPolicy#restoreClocks}); every worker
+     * must join again before its next push.
      *
      * @param step    the checkpoint's step: every clock is set to it when {@code resume} does not fit
      *                (a checkpoint without clocks, or of another worker count)
@@ -94,6 +106,7 @@ final class WorkerClocks {
      *                {@code resume})
      */
     synchronized void restore(long step, long[] resume, long[] applied) {
+        mustJoin.set(0, clocks.length);
         if (resume.length != clocks.length || applied.length != clocks.length) {
             Arrays.fill(clocks, step);
             Arrays.fill(this.applied, 0);
@@ -114,8 +127,9 @@ final class WorkerClocks {
     }
 
     /**
-     * The answer to a worker that takes over {@code request.rank()}: accepted when it asks for its rank's
-     * clock or later, which is where the predecessor's schedule stopped on this server.
+     * The answer to a worker that joins as {@code request.rank()} (at its start, after a recovery, or taking over
+     * the rank): accepted when it asks for its rank's clock or later, which is where that rank's schedule stopped
+     * on this server; an accepted join lets the rank push again after a restore.
      */
     synchronized JoinAnswer join(JoinRequest request,
                                                           int serverRank) {
@@ -123,7 +137,11 @@ final class WorkerClocks {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "join " + unit + " must be >= 0, got " + request.step());
         }
         long clock = clocks[request.rank()];
-        return new JoinAnswer(serverRank, request.step() >= clock, clock);
+        boolean accepted = request.step() >= clock;
+        if (accepted) {
+            mustJoin.clear(request.rank());
+        }
+        return new JoinAnswer(serverRank, accepted, clock);
     }
 
     /**

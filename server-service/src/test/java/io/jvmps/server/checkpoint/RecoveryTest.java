@@ -131,6 +131,10 @@ class RecoveryTest {
 
         assertThat(policy.workerClocks()).as("worker 0 had pushed steps 0-2 by update 4, worker 1 step 0")
                 .containsExactly(3L, 1L);
+        assertThatThrownBy(() -> push(policy, store, map, 1, 5)).as("a worker that has not recovered from the "
+                + "rollback would skip the pushes it undid").hasMessageContaining("ROLLED_BACK");
+        join(policy, 0, 3);
+        join(policy, 1, 1);
         push(policy, store, map, 1, 1);
         push(policy, store, map, 0, 3);
         assertThat(store.require(map.slices().get(0).key()).version()).isEqualTo(6);
@@ -162,6 +166,7 @@ class RecoveryTest {
 
         assertThat(values(store, first)[0]).isCloseTo(0.6f, org.assertj.core.data.Offset.offset(1e-6f));
         assertThat(policy.workerClocks()).as("both workers had pushed rounds 0 and 1 by push 4").containsExactly(2L, 2L);
+        join(policy, 0, 2);
         push(policy, store, map, 0, 2);
         assertThat(store.require(first.key()).version()).isEqualTo(5);
         checkpointer.close();
@@ -199,6 +204,11 @@ class RecoveryTest {
         Recovery recovery = new Recovery(checkpointer, zero.store(), zero.model(), policy, identity, -1, null, null);
         recovery.declared("server-a");
         return new Clocked<>(zero, checkpointer, policy, recovery);
+    }
+
+    private static void join(ConsistencyPolicy policy, int worker, long step) {
+        assertThat(policy.join(new io.jvmps.common.protocol.JoinRequest(worker, "w" + worker, step), 0).accepted())
+                .as("worker " + worker + " joins again at " + step).isTrue();
     }
 
     private static void push(ConsistencyPolicy policy, DenseStore store, ShardMap map, int step) {

@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The modes that keep worker clocks after a restore from a checkpoint: each worker resumes at its own
- * clock, and a resent push the restored slices already hold is acknowledged without being applied twice.
+ * clock, and a resent push the restored slices already hold is acknowledged without being applied twice. No
+ * push is taken from a worker until it has joined again.
  */
 class RestoredClocksTest {
 
@@ -36,8 +37,14 @@ class RestoredClocksTest {
         policy.restoreClocks(8, new long[] {4, 3}, new long[] {5, 3});
 
         assertThat(policy.workerClocks()).containsExactly(4L, 3L);
+        assertCode(() -> policy.accept(push(store, 1, 3, key, new float[] {1f})), ErrorCode.ROLLED_BACK,
+                "since worker 1 last joined");
+        assertThat(slice.version()).as("a push before the worker joined again changes nothing").isZero();
+        assertThat(policy.workerClocks()).containsExactly(4L, 3L);
         assertThat(policy.join(new JoinRequest(0, "w0", 0), 0).maxVersion()).as("worker 0 resumes at 4").isEqualTo(4);
         assertThat(policy.join(new JoinRequest(1, "w1", 0), 0).maxVersion()).as("worker 1 resumes at 3").isEqualTo(3);
+        assertThat(policy.join(new JoinRequest(0, "w0", 4), 0).accepted()).isTrue();
+        assertThat(policy.join(new JoinRequest(1, "w1", 3), 0).accepted()).isTrue();
         assertCode(() -> policy.accept(push(store, 0, 2, key, new float[] {1f})), ErrorCode.WRONG_STEP, "after");
 
         policy.accept(push(store, 0, 4, key, new float[] {1f}));
@@ -62,6 +69,7 @@ class RestoredClocksTest {
         policy.restoreClocks(8, new long[0], new long[0]);
 
         assertThat(policy.workerClocks()).containsExactly(8L, 8L);
+        assertThat(policy.join(new JoinRequest(1, "w1", 8), 0).accepted()).isTrue();
         policy.accept(push(store, 1, 8, key, new float[] {1f}));
         assertThat(store.require(key).version()).as("nothing is held back as already applied").isEqualTo(1);
     }
