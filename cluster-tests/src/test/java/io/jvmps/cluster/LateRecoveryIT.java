@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,8 +28,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A. Every push must be on both servers once at the end.
  */
 class LateRecoveryIT {
-    private static final Pattern HTTP_PORT = Pattern.compile("Netty started on port (\\d+)");
-    private static final Pattern VERSIONS = Pattern.compile("\"minVersion\":(\\d+),\"maxVersion\":(\\d+)");
     private static final int PARAMS = 4;
 
     @Test
@@ -93,12 +90,7 @@ class LateRecoveryIT {
 
                 long expected = 45 + 30;
                 for (NodeProcess server : List.of(servers.get(0), replacement)) {
-                    int port = Integer.parseInt(server.awaitLog(HTTP_PORT, Duration.ofSeconds(1)).group(1));
-                    String status = NodeProcess.poll(server.name() + "'s status", Duration.ofSeconds(10),
-                            () -> LocalCluster.get(port, "/api/v1/status"));
-                    Matcher v = VERSIONS.matcher(status);
-                    assertThat(v.find()).as(status).isTrue();
-                    assertThat(v.group(1) + "-" + v.group(2)).as(server.name() + ": every push of A (45) and B (30) "
+                    assertThat(LocalCluster.sliceVersions(server)).as(server.name() + ": every push of A (45) and B (30) "
                             + "applied once").isEqualTo(expected + "-" + expected);
                 }
             }

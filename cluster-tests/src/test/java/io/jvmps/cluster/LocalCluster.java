@@ -248,6 +248,21 @@ final class LocalCluster implements AutoCloseable {
      */
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
+    /**
+     * @return a server's slice versions after a job as {@code "<min>-<max>"} (the pushes applied on its slices),
+     *         read from its {@code /api/v1/status}
+     */
+    static String sliceVersions(NodeProcess server) {
+        int port = Integer.parseInt(server.awaitLog(java.util.regex.Pattern.compile("Netty started on port (\\d+)"),
+                Duration.ofSeconds(1)).group(1));
+        String status = NodeProcess.poll(server.name() + "'s status", Duration.ofSeconds(10),
+                () -> get(port, "/api/v1/status"));
+        java.util.regex.Matcher v = java.util.regex.Pattern.compile("\"minVersion\":(\\d+),\"maxVersion\":(\\d+)")
+                .matcher(status);
+        org.assertj.core.api.Assertions.assertThat(v.find()).as(status).isTrue();
+        return v.group(1) + "-" + v.group(2);
+    }
+
     static Optional<String> get(int port, String path) {
         try {
             HttpResponse<String> r = HTTP.send(

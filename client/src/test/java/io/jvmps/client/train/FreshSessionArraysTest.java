@@ -1,11 +1,8 @@
 package io.jvmps.client.train;
 
 import org.junit.jupiter.api.Test;
-import org.nd4j.autodiff.loss.LossReduce;
-import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.autodiff.samediff.internal.InferenceSession;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -22,7 +19,7 @@ class FreshSessionArraysTest {
 
     @Test
     void aSessionThatRememberedTooManyFreedArraysIsReplacedAndTheGradientsStayTheSame() {
-        SameDiffGraph graph = SameDiffGraph.of(linear(), NAMES, "linear", List.of("w", "b"));
+        SameDiffGraph graph = SameDiffGraph.of(SameDiffGraphTest.linear("xent"), NAMES, "linear", List.of("w", "b"));
         INDArray x = Nd4j.create(new float[]{1, 2, 3, -1, 0, 1}, new long[]{2, 3}, 'c');
         INDArray y = Nd4j.create(new float[]{1, 0, 0, 1}, new long[]{2, 2}, 'c');
         float[] first = graph.gradients(x, y).gradients().get("w").ravel().toFloatVector();
@@ -46,18 +43,5 @@ class FreshSessionArraysTest {
 
     private static InferenceSession session(SameDiff graph) {
         return graph.getSessions().get(Thread.currentThread().getId());
-    }
-
-    /** softmax(x W + b) over 3 features and 2 classes. */
-    private static SameDiff linear() {
-        SameDiff sd = SameDiff.create();
-        SDVariable x = sd.placeHolder("x", DataType.FLOAT, -1, 3);
-        SDVariable y = sd.placeHolder("y", DataType.FLOAT, -1, 2);
-        SDVariable w = sd.var("w", Nd4j.create(new float[]{0.1f, -0.2f, 0.3f, 0.0f, -0.1f, 0.2f}, new long[]{3, 2}, 'c'));
-        SDVariable b = sd.var("b", Nd4j.create(new float[]{0.05f, -0.05f}, new long[]{1, 2}, 'c'));
-        SDVariable logits = x.mmul(w).add(b);
-        sd.nn().softmax("p", logits, 1);
-        sd.loss().softmaxCrossEntropy("xent", y, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, 0.0);
-        return sd;
     }
 }

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class SameDiffGraphTest {
 
     /** softmax(x W + b) over 3 features and 2 classes, W and b at fixed values. */
-    private static SameDiff linear(String lossName) {
+    static SameDiff linear(String lossName) {
         SameDiff sd = SameDiff.create();
         SDVariable x = sd.placeHolder("x", DataType.FLOAT, -1, 3);
         SDVariable y = sd.placeHolder("y", DataType.FLOAT, -1, 2);
