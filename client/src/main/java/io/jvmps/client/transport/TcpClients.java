@@ -19,7 +19,12 @@ public record TcpClients(SslContext tls) {
 
     /** @return a transport to {@code host:port} */
     public TcpClientTransport transport(String host, int port) {
+        return TcpClientTransport.create(client(host, port));
+    }
+
+    /** @return the TCP client {@link #transport} connects with: Nagle off, TLS when configured */
+    TcpClient client(String host, int port) {
         TcpClient client = TcpClient.create().host(host).port(port).option(ChannelOption.TCP_NODELAY, true);
-        return TcpClientTransport.create(tls == null ? client : client.secure(spec -> spec.sslContext(tls)));
+        return tls == null ? client : client.secure(spec -> spec.sslContext(tls));
     }
 }

@@ -1,7 +1,6 @@
 package io.jvmps.common.embedding;
 
 import io.jvmps.common.sparse.DistinctIds;
-import org.agrona.collections.Long2LongHashMap;
 
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -24,37 +23,30 @@ import java.util.concurrent.Executor;
  * training ends; {@link #close} does).
  *
  * <p>Threading: one training thread calls everything. Every call into the {@link RowStore} runs on the
- * given executor, chained one after another in the order the training thread issued them, so a read of
- * a row always follows the write-back of its earlier eviction: write-backs of evicted rows do not hold the
- * training thread up; a read it needs now (a miss no prefetch covered) waits for the writes before it. A
- * failed store call fails the next lookup or flush. Not thread-safe otherwise.
+ * given executor, chained one after another in the order the training thread issued them ({@link StoreCalls}),
+ * so a read of a row always follows the write-back of its earlier eviction: write-backs of evicted rows do not
+ * hold the training thread up; a read it needs now (a miss no prefetch covered) waits for the writes before it.
+ * A failed store call fails the next lookup or flush. Not thread-safe otherwise.
+ *
+ * <p>The parts: {@link CacheSlots} holds the rows and picks victims, {@link PendingWriteBacks} gathers evicted
+ * dirty rows, {@link StoreCalls} orders the store calls, {@link PrefetchedRows} holds a prefetch; this class
+ * deduplicates a batch and decides where each row comes from.
  */
 public final class EmbeddingCacheManager implements AutoCloseable {
-    private static final long ABSENT = -1;
-
     private final int dim;
     private final int capacity;
     private final RowStore store;
-    private final Executor prefetchExecutor;
-    private final float[] values;
-    private final float[] base;
-    private final long[] slotIds;
-    private final boolean[] dirty;
-    private final long[] pinnedIn;
-    private final SlotOrder order;
-    private final Long2LongHashMap slotOf = new Long2LongHashMap(ABSENT);
+    private final CacheSlots slots;
     private final PendingWriteBacks pending;
+    private final StoreCalls calls;
     private final int writeBackRows;
-    private int used;
     private long batch;
-    private CompletableFuture<Prefetch> prefetch;
-    private CompletableFuture<?> io = CompletableFuture.completedFuture(null);
+    private CompletableFuture<PrefetchedRows> prefetch;
     private long positions;
     private long positionHits;
     private long hits;
     private long misses;
     private long prefetched;
-    private long evictions;
     private long writeBacks;
     private long prefetchWaitNanos;
 
@@ -85,21 +77,11 @@ public final class EmbeddingCacheManager implements AutoCloseable {
         }
         this.writeBackRows = writeBackRows;
         this.pending = new PendingWriteBacks(dim);
-        if ((long) dim * capacity > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("vocab_cache_size " + capacity + " x dim " + dim
-                    + " exceeds one array (2^31 - 1 floats)");
-        }
+        this.slots = new CacheSlots(dim, capacity, policy);
         this.dim = dim;
         this.capacity = capacity;
         this.store = store;
-        this.prefetchExecutor = prefetchExecutor;
-        this.values = new float[dim * capacity];
-        this.base = new float[dim * capacity];
-        this.slotIds = new long[capacity];
-        this.dirty = new boolean[capacity];
-        this.pinnedIn = new long[capacity];
-        Arrays.fill(pinnedIn, -1);
-        this.order = SlotOrder.of(policy, capacity);
+        this.calls = new StoreCalls(prefetchExecutor);
     }
 
     /**
@@ -117,18 +99,17 @@ public final class EmbeddingCacheManager implements AutoCloseable {
             throw new IllegalArgumentException("a batch has " + unique.length + " distinct ids but vocab_cache_size is "
                     + capacity + "; raise vocab_cache_size or lower the batch size");
         }
-        failIfStoreFailed();
-        Prefetch ready = awaitPrefetch();
+        calls.failIfFailed();
+        PrefetchedRows ready = awaitPrefetch();
         long[] missing = new long[unique.length];
         int missingCount = 0;
         boolean[] hit = new boolean[unique.length];
         for (int u = 0; u < unique.length; u++) {
-            long slot = slotOf.get(unique[u]);
-            if (slot != ABSENT) {
+            long slot = slots.slotOf(unique[u]);
+            if (slot != CacheSlots.ABSENT) {
                 hits++;
                 hit[u] = true;
-                pinnedIn[(int) slot] = batch;
-                order.touch((int) slot);
+                slots.pin((int) slot, batch);
             } else {
                 missing[missingCount++] = unique[u];
             }
@@ -145,13 +126,13 @@ public final class EmbeddingCacheManager implements AutoCloseable {
         }
         int[] slotOfUnique = new int[unique.length];
         for (int u = 0; u < unique.length; u++) {
-            slotOfUnique[u] = (int) slotOf.get(unique[u]);
+            slotOfUnique[u] = (int) slots.slotOf(unique[u]);
         }
-        int[] slots = new int[ids.length];
+        int[] positionSlots = new int[ids.length];
         for (int i = 0; i < ids.length; i++) {
-            slots[i] = slotOfUnique[distinct.indexOf()[i]];
+            positionSlots[i] = slotOfUnique[distinct.indexOf()[i]];
         }
-        return new Batch(slots);
+        return new Batch(positionSlots);
     }
 
     /**
@@ -159,74 +140,29 @@ public final class EmbeddingCacheManager implements AutoCloseable {
      * {@link #lookup} uses them (a prefetch for other ids is simply not used).
      */
     public void prefetch(long[] nextIds) {
-        long[] unique = distinct(nextIds);
-        long[] missing = Arrays.stream(unique).filter(id -> slotOf.get(id) == ABSENT && !pending.contains(id)).toArray();
+        long[] unique = DistinctIds.of(nextIds).ids();
+        long[] missing = Arrays.stream(unique)
+                .filter(id -> slots.slotOf(id) == CacheSlots.ABSENT && !pending.contains(id)).toArray();
         if (missing.length == 0) {
             prefetch = null;
             return;
         }
-        prefetch = io.thenApplyAsync(previous -> {
+        prefetch = calls.supply(() -> {
             float[] rows = new float[missing.length * dim];
             store.read(missing, rows);
-            return new Prefetch(missing, rows);
-        }, prefetchExecutor);
-        io = prefetch;
-    }
-
-    /** Runs a store call after every earlier one, off the training thread. */
-    private void submit(Runnable call) {
-        io = io.thenRunAsync(call, prefetchExecutor);
-    }
-
-    /** Waits until every store call issued so far has run; rethrows the first failure. */
-    private void awaitStore() {
-        try {
-            io.join();
-        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
-            throw storeFailure(e);
-        }
-    }
-
-    private void failIfStoreFailed() {
-        if (io.isCompletedExceptionally()) {
-            awaitStore();
-        }
-    }
-
-    private static RuntimeException storeFailure(RuntimeException e) {
-        Throwable cause = e.getCause() == null ? e : e.getCause();
-        return cause instanceof RuntimeException runtime ? runtime
-                : new IllegalStateException("embedding store call failed: " + cause, cause);
+            return new PrefetchedRows(missing, rows);
+        });
     }
 
     /** Writes back every dirty row (they stay resident and clean) and every evicted row still waiting. */
     public void flush() {
         submitPending();
-        int[] dirtySlots = new int[used];
-        int count = 0;
-        for (int s = 0; s < used; s++) {
-            if (dirty[s]) {
-                dirtySlots[count++] = s;
-            }
+        PendingWriteBacks.Batch dirty = slots.takeDirty();
+        if (dirty != null) {
+            calls.run(() -> store.writeBack(dirty.ids(), dirty.current(), dirty.base()));
+            writeBacks += dirty.ids().length;
         }
-        if (count == 0) {
-            awaitStore();
-            return;
-        }
-        float[] current = new float[count * dim];
-        float[] before = new float[count * dim];
-        long[] written = new long[count];
-        for (int i = 0; i < count; i++) {
-            int s = dirtySlots[i];
-            written[i] = slotIds[s];
-            System.arraycopy(values, s * dim, current, i * dim, dim);
-            System.arraycopy(base, s * dim, before, i * dim, dim);
-            System.arraycopy(values, s * dim, base, s * dim, dim);
-            dirty[s] = false;
-        }
-        submit(() -> store.writeBack(written, current, before));
-        writeBacks += count;
-        awaitStore();
+        calls.awaitAll();
     }
 
     /** Flushes and drops any pending prefetch. */
@@ -238,13 +174,13 @@ public final class EmbeddingCacheManager implements AutoCloseable {
 
     /** @return the counters so far */
     public CacheStats stats() {
-        return new CacheStats(hits, misses, prefetched, evictions, writeBacks, prefetchWaitNanos, positions,
+        return new CacheStats(hits, misses, prefetched, slots.evictions(), writeBacks, prefetchWaitNanos, positions,
                 positionHits);
     }
 
     /** @return rows resident now */
     public int size() {
-        return used;
+        return slots.used();
     }
 
     /** @return values per row */
@@ -254,10 +190,11 @@ public final class EmbeddingCacheManager implements AutoCloseable {
 
     /** @return whether the row is resident */
     public boolean contains(long id) {
-        return slotOf.get(id) != ABSENT;
+        return slots.slotOf(id) != CacheSlots.ABSENT;
     }
 
-    private void load(long[] missing, Prefetch ready) {
+    /** Makes the missing rows resident: from the pending write-backs, the prefetch, or one read now. */
+    private void load(long[] missing, PrefetchedRows ready) {
         float[] rows = new float[missing.length * dim];
         // values as read of rows taken back from the pending write-backs (none to take: no array)
         float[] taken = pending.size() > 0 ? new float[missing.length * dim] : null;
@@ -272,7 +209,7 @@ public final class EmbeddingCacheManager implements AutoCloseable {
             }
             int at = ready == null ? -1 : ready.indexOf(missing[i]);
             if (at >= 0) {
-                System.arraycopy(ready.rows, at * dim, rows, i * dim, dim);
+                System.arraycopy(ready.rows(), at * dim, rows, i * dim, dim);
                 prefetched++;
             } else {
                 toRead[reads] = missing[i];
@@ -282,28 +219,21 @@ public final class EmbeddingCacheManager implements AutoCloseable {
         if (reads > 0) {
             float[] read = new float[reads * dim];
             long[] readIds = Arrays.copyOf(toRead, reads);
-            submit(() -> store.read(readIds, read));
-            awaitStore();
+            calls.run(() -> store.read(readIds, read));
+            calls.awaitAll();
             for (int r = 0; r < reads; r++) {
                 System.arraycopy(read, r * dim, rows, readAt[r] * dim, dim);
             }
         }
-        int[] slots = new int[missing.length];
+        int[] reserved = new int[missing.length];
         for (int i = 0; i < missing.length; i++) {
-            slots[i] = freeSlot();
+            reserved[i] = slots.reserve(batch, pending);
         }
         if (pending.size() >= writeBackRows) {
             submitPending();
         }
         for (int i = 0; i < missing.length; i++) {
-            int s = slots[i];
-            System.arraycopy(rows, i * dim, values, s * dim, dim);
-            System.arraycopy(fromPending[i] ? taken : rows, i * dim, base, s * dim, dim);
-            slotIds[s] = missing[i];
-            dirty[s] = fromPending[i];
-            pinnedIn[s] = batch;
-            slotOf.put(missing[i], s);
-            order.touch(s);
+            slots.fill(reserved[i], missing[i], rows, fromPending[i] ? taken : rows, i * dim, fromPending[i], batch);
         }
     }
 
@@ -313,31 +243,11 @@ public final class EmbeddingCacheManager implements AutoCloseable {
             return;
         }
         PendingWriteBacks.Batch rows = pending.drain();
-        submit(() -> store.writeBack(rows.ids(), rows.current(), rows.base()));
+        calls.run(() -> store.writeBack(rows.ids(), rows.current(), rows.base()));
         writeBacks += rows.ids().length;
     }
 
-    private int freeSlot() {
-        if (used < capacity) {
-            int s = used++;
-            pinnedIn[s] = batch;        // reserved for this batch until filled
-            return s;
-        }
-        int s = order.victim(slot -> pinnedIn[slot] == batch);
-        if (s < 0) {
-            throw new IllegalStateException("every slot is pinned by the current batch");
-        }
-        if (dirty[s]) {
-            pending.add(slotIds[s], values, base, s * dim);
-            dirty[s] = false;
-        }
-        slotOf.remove(slotIds[s]);
-        pinnedIn[s] = batch;
-        evictions++;
-        return s;
-    }
-
-    private Prefetch awaitPrefetch() {
+    private PrefetchedRows awaitPrefetch() {
         if (prefetch == null) {
             return null;
         }
@@ -355,46 +265,23 @@ public final class EmbeddingCacheManager implements AutoCloseable {
         }
     }
 
-    private static long[] distinct(long[] ids) {
-        return DistinctIds.of(ids).ids();
-    }
-
-    /** Rows read in the background for the next batch, with an id-to-row index. */
-    private record Prefetch(Long2LongHashMap index, float[] rows) {
-        Prefetch(long[] ids, float[] rows) {
-            this(byId(ids), rows);
-        }
-
-        int indexOf(long id) {
-            return (int) index.get(id);
-        }
-
-        private static Long2LongHashMap byId(long[] ids) {
-            Long2LongHashMap index = new Long2LongHashMap(ids.length * 2, 0.65f, ABSENT);
-            for (int i = 0; i < ids.length; i++) {
-                index.put(ids[i], i);
-            }
-            return index;
-        }
-    }
-
     /** One looked-up batch: valid until the next {@link #lookup}. */
     public final class Batch {
-        private final int[] slots;
+        private final int[] slotOfPosition;
 
-        private Batch(int[] slots) {
-            this.slots = slots;
+        private Batch(int[] slotOfPosition) {
+            this.slotOfPosition = slotOfPosition;
         }
 
         /** @return number of positions (ids as given, repeats included) */
         public int size() {
-            return slots.length;
+            return slotOfPosition.length;
         }
 
         /** Copies every position's row into {@code out} ({@code size() * dim} floats, row-major). */
         public void gather(float[] out) {
-            for (int i = 0; i < slots.length; i++) {
-                System.arraycopy(values, slots[i] * dim, out, i * dim, dim);
+            for (int i = 0; i < slotOfPosition.length; i++) {
+                slots.copy(slotOfPosition[i], out, i * dim);
             }
         }
 
@@ -403,7 +290,7 @@ public final class EmbeddingCacheManager implements AutoCloseable {
          * (a repeated id receives every position's delta).
          */
         public void add(int position, float[] delta, int offset) {
-            addScaled(position, 1f, delta, offset);
+            slots.add(slotOfPosition[position], 1f, delta, offset);
         }
 
         /**
@@ -412,20 +299,12 @@ public final class EmbeddingCacheManager implements AutoCloseable {
          * {@code addToAll(-learningRate, gradients)}.
          */
         public void addToAll(float scale, float[] rows) {
-            if (rows.length != slots.length * dim) {
-                throw new IllegalArgumentException(rows.length + " values for " + slots.length + " rows of dim " + dim);
+            if (rows.length != slotOfPosition.length * dim) {
+                throw new IllegalArgumentException(rows.length + " values for " + slotOfPosition.length + " rows of dim " + dim);
             }
-            for (int position = 0; position < slots.length; position++) {
-                addScaled(position, scale, rows, position * dim);
+            for (int position = 0; position < slotOfPosition.length; position++) {
+                slots.add(slotOfPosition[position], scale, rows, position * dim);
             }
-        }
-
-        private void addScaled(int position, float scale, float[] rows, int offset) {
-            int at = slots[position] * dim;
-            for (int k = 0; k < dim; k++) {
-                values[at + k] += scale * rows[offset + k];
-            }
-            dirty[slots[position]] = true;
         }
     }
 }
