@@ -12,8 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The dashboard in a real browser against a real training cluster (scheduler, one server, one worker
- * on synthetic data): headless Chromium loads the scheduler's page, which must show both nodes in the
- * topology, a loss curve with points, and keep receiving live updates over server-sent events.
+ * on synthetic data): headless Chromium, 1280 pixels wide, loads the scheduler's page, which must show both nodes in
+ * the topology, a loss curve with points, the server's own report (heap, push p99), keep receiving live updates
+ * over server-sent events, and fit the window without scrolling sideways.
  *
  * <p>Needs {@code chromium} on the PATH; {@code .ci/run} installs it and sets {@code PS_REQUIRE_BROWSER=1},
  * which turns a missing browser into a failure instead of a skip.
@@ -28,7 +29,11 @@ class DashboardBrowserIT {
               updates: Number(document.body.dataset.updates || 0),
               connection: document.getElementById('connection').textContent,
               job: document.getElementById('job-state').textContent,
-              events: document.querySelectorAll('#events li').length
+              events: document.querySelectorAll('#events li').length,
+              servers: [...document.querySelectorAll('#servers tbody tr[data-rank]')].map(r => ({
+                heap: Number(r.dataset.heap), pushP99: Number(r.dataset.pushP99), cells: r.cells.length })),
+              pageWidth: document.documentElement.scrollWidth,
+              windowWidth: window.innerWidth
             })""";
 
     @Test
@@ -65,7 +70,8 @@ class DashboardBrowserIT {
                     JsonNode s = last[0];
                     return s.get("nodes").size() == 2 && s.get("points").asInt() >= 3
                             && s.get("lines").size() == 1 && s.get("lines").get(0).asInt() >= 3
-                            && s.get("updates").asInt() >= 3;
+                            && s.get("updates").asInt() >= 3 && s.get("servers").size() == 1
+                            && s.get("servers").get(0).get("pushP99").asDouble() > 0;
                 });
                 assertThat(shown).as("page state " + last[0] + "; last problem: " + problem[0] + "\nchromium log:\n"
                         + browser.log()).isTrue();
@@ -74,6 +80,11 @@ class DashboardBrowserIT {
                 assertThat(s.get("connection").asString()).isEqualTo("live");
                 assertThat(s.get("job").asString()).isIn("RUNNING", "FINISHED");
                 assertThat(s.get("events").asInt()).isGreaterThanOrEqualTo(3);
+                assertThat(s.get("servers").get(0).get("heap").asLong()).as("the server's heap in use").isPositive();
+                assertThat(s.get("servers").get(0).get("cells").asInt()).isEqualTo(7);
+                assertThat(s.get("windowWidth").asInt()).isEqualTo(HeadlessChromium.WIDTH);
+                assertThat(s.get("pageWidth").asInt()).as("the page fits the window: no sideways scrolling")
+                        .isLessThanOrEqualTo(s.get("windowWidth").asInt());
             }
         }
     }

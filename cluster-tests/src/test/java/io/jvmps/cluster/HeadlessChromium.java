@@ -58,13 +58,16 @@ final class HeadlessChromium implements AutoCloseable {
         return Optional.empty();
     }
 
+    /** The browser window's width in CSS pixels (a laptop's): the dashboard must fit it without scrolling sideways. */
+    static final int WIDTH = 1280;
+
     HeadlessChromium(Path binary) throws IOException {
         profile = Files.createTempDirectory("jvmps-chromium-");
         log = profile.resolveSibling(profile.getFileName() + ".log");
         ProcessBuilder builder = new ProcessBuilder(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--disable-quic", "--user-data-dir=" + profile, "--remote-debugging-address=127.0.0.1",
-                "--remote-debugging-port=0", "about:blank");
+                "--remote-debugging-port=0", "--window-size=" + WIDTH + ",900", "about:blank");
         // Chromium puts its singleton socket directory in TMPDIR: inside the profile, close() removes it too.
         builder.environment().put("TMPDIR", profile.toString());
         process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();

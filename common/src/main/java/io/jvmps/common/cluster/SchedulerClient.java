@@ -86,7 +86,17 @@ public final class SchedulerClient {
 
     /** Sends a heartbeat and returns the current view; see {@code PUT /api/v1/nodes/{id}/heartbeat}. */
     public ClusterView heartbeat(String nodeId) {
-        return send("PUT", "/api/v1/nodes/" + nodeId + "/heartbeat", null, ClusterView.class, nodeId);
+        return heartbeat(nodeId, null);
+    }
+
+    /**
+     * Sends a server's heartbeat with what it reports about itself (the dashboard's servers panel).
+     *
+     * @param vitals the server's state now, or null to send none
+     * @return the current view
+     */
+    public ClusterView heartbeat(String nodeId, io.jvmps.common.protocol.ServerVitals vitals) {
+        return send("PUT", "/api/v1/nodes/" + nodeId + "/heartbeat", vitals, ClusterView.class, nodeId);
     }
 
     /** @return the current cluster view */

@@ -25,16 +25,19 @@ public class DashboardFeed {
     private final JobTracker job;
     private final Clock clock;
     private final ClusterEvents events = new ClusterEvents(50);
+    private final ServerVitalsBoard servers;
 
     /**
      * @param registry the membership table
      * @param job      progress, history and results
      * @param clock    timestamps
+     * @param servers  what the servers report with their heartbeats
      */
-    public DashboardFeed(NodeRegistry registry, JobTracker job, Clock clock) {
+    public DashboardFeed(NodeRegistry registry, JobTracker job, Clock clock, ServerVitalsBoard servers) {
         this.registry = registry;
         this.job = job;
         this.clock = clock;
+        this.servers = servers;
     }
 
     /** @return the current snapshot (also records any new events first) */
@@ -42,7 +45,7 @@ public class DashboardFeed {
         ClusterView view = registry.view();
         JobStatus status = job.status();
         record(view, status);
-        return new DashboardSnapshot(clock.millis(), view, status, job.history(), events.recent());
+        return new DashboardSnapshot(clock.millis(), view, status, job.history(), events.recent(), servers.rows(view));
     }
 
     /** @return a snapshot now and then every {@link #PERIOD}, until the subscriber cancels */

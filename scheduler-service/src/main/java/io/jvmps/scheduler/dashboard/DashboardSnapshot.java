@@ -16,7 +16,10 @@ import java.util.Map;
  * @param job        job state, accuracy and each worker's latest progress
  * @param history    each worker's loss and throughput curve, by rank
  * @param events     recent events, newest first
+ * @param servers    what each server reported with its last heartbeat (memory, push and pull p99, checkpoint,
+ *                   staleness served), by rank
  */
 public record DashboardSnapshot(long timeMillis, ClusterView cluster, JobStatus job,
-                                Map<Integer, List<LossHistory.Point>> history, List<ClusterEvent> events) {
+                                Map<Integer, List<LossHistory.Point>> history, List<ClusterEvent> events,
+                                List<ServerVitalsBoard.Row> servers) {
 }

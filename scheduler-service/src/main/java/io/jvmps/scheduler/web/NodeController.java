@@ -3,6 +3,7 @@ package io.jvmps.scheduler.web;
 import io.jvmps.common.security.NodeToken;
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.cluster.ClusterView;
+import io.jvmps.common.protocol.ServerVitals;
 import io.jvmps.common.protocol.RegisterRequest;
 import io.jvmps.common.protocol.RegisterResponse;
 import io.jvmps.scheduler.registry.NodeRegistry;
@@ -25,17 +26,21 @@ public class NodeController {
     private final NodeRegistry registry;
     private final io.jvmps.scheduler.progress.JobTracker job;
     private final io.jvmps.scheduler.state.SchedulerStateStore state;
+    private final io.jvmps.scheduler.dashboard.ServerVitalsBoard board;
 
     /**
      * @param registry the membership table
      * @param job      the job, whose failure (if any) every registration answer carries
      * @param state    saves the job's state after every membership change, before the answer
+     * @param board    keeps what servers report with their heartbeats, for the dashboard
      */
     public NodeController(NodeRegistry registry, io.jvmps.scheduler.progress.JobTracker job,
-                          io.jvmps.scheduler.state.SchedulerStateStore state) {
+                          io.jvmps.scheduler.state.SchedulerStateStore state,
+                          io.jvmps.scheduler.dashboard.ServerVitalsBoard board) {
         this.registry = registry;
         this.job = job;
         this.state = state;
+        this.board = board;
     }
 
     /**
@@ -50,16 +55,34 @@ public class NodeController {
         return answer;
     }
 
-    /** {@code PUT /api/v1/nodes/{nodeId}/heartbeat}: records the node's heartbeat (its token required), returns the view. */
+    /**
+     * {@code PUT /api/v1/nodes/{nodeId}/heartbeat}: records the node's heartbeat (its token required), and a server's
+     * {@link ServerVitals} when it sends them (checked first: a bad body changes nothing); returns the view.
+     */
     @PutMapping("/{nodeId}/heartbeat")
     public ClusterView heartbeat(@PathVariable String nodeId,
-                                 @RequestHeader(name = NodeToken.HTTP_HEADER, required = false) String token) {
+                                 @RequestHeader(name = NodeToken.HTTP_HEADER, required = false) String token,
+                                 @RequestBody(required = false) ServerVitals vitals) {
+        if (vitals != null) {
+            vitals.requireValid();
+        }
         long before = registry.epoch();
         ClusterView view = registry.heartbeat(nodeId, token);
+        if (vitals != null) {
+            vitals(nodeId, vitals, view);
+        }
         if (view.epoch() != before) { // a DEAD node came back
             state.save();
         }
         return view;
+    }
+
+    private void vitals(String nodeId, ServerVitals vitals, ClusterView view) {
+        boolean server = view.nodes().stream()
+                .anyMatch(n -> n.nodeId().equals(nodeId) && n.role() == io.jvmps.common.cluster.NodeRole.SERVER);
+        if (server) {
+            board.record(nodeId, vitals);
+        }
     }
 
     /**

@@ -102,6 +102,35 @@ class RestInputClassesTest {
         assertThat(output.getAll()).doesNotContain("\tat ");
     }
 
+    /** @return (path, field, what, JSON) for every field of a server's heartbeat body and every class of bad value */
+    Stream<Object[]> heartbeatCases() {
+        Map<String, Object> vitals = body("heapUsedBytes", 1000, "heapMaxBytes", 4000, "pushP99Seconds", 0.002,
+                "pullP99Seconds", 0.004, "checkpointStep", 20, "checkpointAgeSeconds", 3.5, "stalenessServed", 1);
+        Map<String, String> outOfRange = Map.of("heapUsedBytes", "-7", "heapMaxBytes", "-7", "pushP99Seconds", "-7",
+                "pullP99Seconds", "-0.5", "checkpointStep", "-7", "checkpointAgeSeconds", "-7", "stalenessServed", "-7");
+        return badValues("/api/v1/nodes/SERVER/heartbeat", vitals, List.of(), outOfRange).stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1}: {2}")
+    @MethodSource("heartbeatCases")
+    void aBadHeartbeatBodyIsRefusedNamingItsFieldAndChangesNothing(String path, String field, String what,
+                                                                  String body, CapturedOutput output) {
+        String before = state() + servers();
+        EntityExchangeResult<String> answer = http.put().uri(path.replace("SERVER", server))
+                .contentType(MediaType.APPLICATION_JSON).header("X-PS-Node-Token", serverToken)
+                .bodyValue(body).exchange().expectBody(String.class).returnResult();
+        assertThat(answer.getStatus().value()).as(body + " -> " + answer.getResponseBody()).isEqualTo(400);
+        assertThat(answer.getResponseBody()).as(body).contains("\"code\":\"INVALID_ARGUMENT\"").contains(field);
+        assertThat(state() + servers()).as("nothing changed").isEqualTo(before);
+        assertThat(output.getAll()).doesNotContain("\tat ");
+    }
+
+    /** @return the servers panel of the dashboard: what the servers reported with their heartbeats */
+    private String servers() {
+        return http.get().uri("/api/v1/dashboard").exchange().expectBody(String.class).returnResult()
+                .getResponseBody().replaceAll(".*\"servers\":", "");
+    }
+
     /** @return (method, path, body) of every call made in a node's name, with {@code WORKER} for the worker's id */
     Stream<Object[]> callsInAWorkersName() {
         List<Object[]> calls = new ArrayList<>();
