@@ -23,7 +23,7 @@ import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.common.sharding.ShardMap;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
-import java.time.Clock;
+import io.jvmps.common.time.MonotonicClock;
 import java.util.List;
 
 /**
@@ -38,7 +38,7 @@ import java.util.List;
  */
 public final class PsJob implements AutoCloseable {
     private final ClientSettings settings;
-    private final Clock clock;
+    private final MonotonicClock clock;
     private final SchedulerSession session;
     private final RegisterResponse registration;
     private final ConnectionHolder held;
@@ -49,7 +49,7 @@ public final class PsJob implements AutoCloseable {
     private io.jvmps.client.allreduce.RSocketRingLink ringLink;
     private io.jvmps.client.allreduce.RingAllReduce ring;
 
-    private PsJob(ClientSettings settings, Clock clock, SchedulerSession session, RegisterResponse registration,
+    private PsJob(ClientSettings settings, MonotonicClock clock, SchedulerSession session, RegisterResponse registration,
                   ServerConnections connections, ServerDescription semantics,
                   io.jvmps.client.allreduce.RingEndpoint endpoint) {
         this.endpoint = endpoint;
@@ -63,21 +63,21 @@ public final class PsJob implements AutoCloseable {
         this.semantics = semantics;
     }
 
-    /** Joins with the system clock. */
+    /** Joins with the JVM's monotonic clock measuring every deadline. */
     public static PsJob join(ClientSettings settings) {
-        return join(settings, Clock.systemUTC());
+        return join(settings, MonotonicClock.SYSTEM);
     }
 
     /**
      * Registers as a worker, waits for every server of the job and checks they agree on the semantics.
      *
-     * @param clock measures every deadline
+     * @param clock measures every deadline (monotonic: a step of the wall clock does not end a wait)
      * @return the job, this worker's rank assigned
      * @throws PsException TIMEOUT when the scheduler or a server did not come within
      *                     {@link ClientSettings#serverWaitTimeout()}; INVALID_ARGUMENT when the servers expect
      *                     another number of workers than the scheduler's job
      */
-    public static PsJob join(ClientSettings settings, Clock clock) {
+    public static PsJob join(ClientSettings settings, MonotonicClock clock) {
         SchedulerClient scheduler = new SchedulerClient(settings.schedulerHost(), settings.schedulerPort(),
                 settings.requestTimeout().compareTo(java.time.Duration.ofSeconds(10)) < 0 ? settings.requestTimeout()
                         : java.time.Duration.ofSeconds(10), settings.secret(), settings.schedulerTls());

@@ -12,7 +12,8 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 @SpringBootApplication
 @org.springframework.context.annotation.Import({io.jvmps.common.security.ClusterSecurityConfiguration.class,
         io.jvmps.common.http.HttpLimitsConfiguration.class})
-@ConfigurationPropertiesScan(basePackageClasses = {ServerApplication.class, io.jvmps.common.cluster.ClusterProperties.class})
+@ConfigurationPropertiesScan(basePackageClasses = {ServerApplication.class, io.jvmps.common.cluster.ClusterProperties.class,
+        io.jvmps.common.node.NodeProperties.class})
 public class ServerApplication {
 
     /** @param args Spring Boot arguments, e.g. {@code --ps.scheduler.enabled=false} */

@@ -8,11 +8,10 @@ import io.jvmps.common.protocol.PsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
+import io.jvmps.common.time.Deadline;
+import io.jvmps.common.time.MonotonicClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Finds the AllReduce peers: polls the scheduler's cluster view until every expected worker has
@@ -23,9 +22,10 @@ public class PeerWaiter {
     private static final Logger log = LoggerFactory.getLogger(PeerWaiter.class);
 
     private final SchedulerClient scheduler;
-    private final Clock clock;
+    private final MonotonicClock clock;
 
-    public PeerWaiter(SchedulerClient scheduler, Clock clock) {
+    /** @param clock measures the deadline */
+    public PeerWaiter(SchedulerClient scheduler, MonotonicClock clock) {
         this.scheduler = scheduler;
         this.clock = clock;
     }
@@ -37,7 +37,7 @@ public class PeerWaiter {
      * @return the first {@code workers} workers, by rank, each with an RSocket endpoint
      */
     public List<NodeInfo> await(int workers, Duration timeout, Duration interval) {
-        Instant deadline = clock.instant().plus(timeout);
+        Deadline deadline = Deadline.after(timeout, clock);
         while (true) {
             String missing;
             try {
@@ -52,11 +52,11 @@ public class PeerWaiter {
             } catch (PsException e) {
                 missing = "scheduler " + scheduler.base() + " unreachable (" + e.getMessage() + ")";
             }
-            if (!clock.instant().plus(interval).isBefore(deadline)) {
+            if (deadline.passedAfter(interval)) {
                 throw new PsException(ErrorCode.TIMEOUT, "allreduce peers not ready after " + timeout + ": " + missing);
             }
             log.info("allreduce peers not ready, wait {} ms to retry... {}", interval.toMillis(), missing);
-            LockSupport.parkNanos(interval.toNanos());
+            deadline.pause(interval);
         }
     }
 }

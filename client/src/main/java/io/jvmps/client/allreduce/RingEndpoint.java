@@ -9,14 +9,10 @@ import io.jvmps.common.security.ClusterSecret;
 import io.jvmps.common.security.NodeIdentityCheck;
 import io.jvmps.common.security.PeerAddresses;
 import io.jvmps.common.security.SetupSecretInterceptor;
-import io.netty.buffer.ByteBuf;
 import io.rsocket.Payload;
 import io.rsocket.SocketAcceptor;
 import io.rsocket.core.RSocketServer;
 import io.rsocket.exceptions.ApplicationErrorException;
-import io.rsocket.metadata.CompositeMetadata;
-import io.rsocket.metadata.RoutingMetadata;
-import io.rsocket.metadata.WellKnownMimeType;
 import io.rsocket.transport.netty.server.CloseableChannel;
 import io.rsocket.transport.netty.server.TcpServerTransport;
 import org.slf4j.Logger;
@@ -36,7 +32,6 @@ import java.time.Duration;
  */
 public final class RingEndpoint implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RingEndpoint.class);
-    private static final String ROUTING = WellKnownMimeType.MESSAGE_RSOCKET_ROUTING.getString();
 
     private final AllReduceMailbox mailbox;
     private final CloseableChannel channel;
@@ -114,20 +109,10 @@ public final class RingEndpoint implements AutoCloseable {
         }
     }
 
-    /** @return the first route in the payload's composite metadata, or "" */
+    /** @return the payload's route, or "" */
     private static String route(Payload payload) {
-        if (!payload.hasMetadata()) {
-            return "";
-        }
-        ByteBuf metadata = payload.sliceMetadata();
-        for (CompositeMetadata.Entry entry : new CompositeMetadata(metadata, false)) {
-            if (ROUTING.equals(entry.getMimeType())) {
-                for (String tag : new RoutingMetadata(entry.getContent())) {
-                    return tag;
-                }
-            }
-        }
-        return "";
+        String route = io.jvmps.common.codec.RouteMetadata.route(payload);
+        return route == null ? "" : route;
     }
 
     /** @return the mailbox this endpoint delivers into (the ring's inbound side) */

@@ -10,13 +10,12 @@ import io.jvmps.common.protocol.RegisterResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
+import io.jvmps.common.time.Deadline;
+import io.jvmps.common.time.MonotonicClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A worker's membership in a job: registers with the scheduler (retrying until a deadline), keeps a
@@ -30,7 +29,7 @@ public class SchedulerSession implements AutoCloseable {
     private final SchedulerClient client;
     private final String host;
     private final Duration heartbeatInterval;
-    private final Clock clock;
+    private final MonotonicClock clock;
     private final ScheduledExecutorService heartbeats;
     private volatile RegisterResponse registration;
     private volatile boolean failed;
@@ -45,7 +44,7 @@ public class SchedulerSession implements AutoCloseable {
      *                          {@code ps.cluster.heartbeat-timeout} without one)
      * @param clock             measures the registration and result deadlines
      */
-    public SchedulerSession(SchedulerClient client, String host, Duration heartbeatInterval, Clock clock) {
+    public SchedulerSession(SchedulerClient client, String host, Duration heartbeatInterval, MonotonicClock clock) {
         this.client = client;
         this.host = host;
         this.heartbeatInterval = heartbeatInterval;
@@ -75,7 +74,7 @@ public class SchedulerSession implements AutoCloseable {
     public RegisterResponse register(int httpPort, int rsocketPort, Duration timeout, Duration retryInterval) {
         this.httpPort = httpPort;
         this.rsocketPort = rsocketPort;
-        Instant deadline = clock.instant().plus(timeout);
+        Deadline deadline = Deadline.after(timeout, clock);
         while (true) {
             try {
                 registration = client.register(new RegisterRequest(NodeRole.WORKER, host,
@@ -94,7 +93,7 @@ public class SchedulerSession implements AutoCloseable {
                     throw new PsException(ErrorCode.NOT_READY, "interrupted while registering: " + e.detail());
                 }
                 boolean full = e.code() == ErrorCode.RESOURCE_EXHAUSTED;
-                if ((e.code() != ErrorCode.NOT_READY && !full) || !clock.instant().isBefore(deadline)) {
+                if ((e.code() != ErrorCode.NOT_READY && !full) || deadline.passed()) {
                     throw e.code() == ErrorCode.NOT_READY || full
                             ? new PsException(ErrorCode.TIMEOUT, "scheduler at " + client.base()
                             + (full ? " had no free worker rank" : " did not answer") + " within " + timeout + ": "
@@ -108,7 +107,7 @@ public class SchedulerSession implements AutoCloseable {
                     log.info("scheduler {} not reachable yet, wait {} sec to retry...", client.base(),
                             retryInterval.toSeconds());
                 }
-                LockSupport.parkNanos(retryInterval.toNanos());
+                deadline.pause(retryInterval);
             }
         }
     }
@@ -185,7 +184,7 @@ public class SchedulerSession implements AutoCloseable {
 
     /** Calls the scheduler until it answers, while it is unreachable or does not know this node, up to the timeout. */
     private <T> T retrying(String what, java.util.function.Supplier<T> call, Duration timeout, Duration interval) {
-        Instant deadline = clock.instant().plus(timeout);
+        Deadline deadline = Deadline.after(timeout, clock);
         while (true) {
             try {
                 return call.get();
@@ -194,13 +193,13 @@ public class SchedulerSession implements AutoCloseable {
                 if (!retryable) {
                     throw e;
                 }
-                if (!clock.instant().isBefore(deadline) || Thread.currentThread().isInterrupted()) {
+                if (deadline.passed() || Thread.currentThread().isInterrupted()) {
                     throw new PsException(ErrorCode.TIMEOUT, "the scheduler at " + client.base() + " did not "
                             + what + " within " + timeout + ": " + e.detail());
                 }
                 log.warn("the scheduler could not {} yet ({}); retrying in {} ms", what, e.getMessage(),
                         interval.toMillis());
-                LockSupport.parkNanos(interval.toNanos());
+                deadline.pause(interval);
             }
         }
     }

@@ -10,12 +10,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
+import io.jvmps.common.time.Deadline;
+import io.jvmps.common.time.MonotonicClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -61,7 +60,7 @@ public final class ServerRecovery {
     private final Supplier<INDArray[]> initialValues;
     private final int rank;
     private final Duration timeout;
-    private final Clock clock;
+    private final MonotonicClock clock;
     private final java.util.function.Consumer<ServerConnections> declareMore;
     private final ResumePoint resumePoint;
     private final ConsistencyMode mode;
@@ -79,7 +78,7 @@ public final class ServerRecovery {
      * @param resumePoint   asks the servers where this worker's schedule goes on
      */
     public ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, DenseClient> clients,
-                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock, ConsistencyMode mode,
+                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, MonotonicClock clock, ConsistencyMode mode,
                    ResumePoint resumePoint) {
         this(connect, clients, initialValues, rank, timeout, clock, mode, resumePoint, connections -> { });
     }
@@ -90,7 +89,7 @@ public final class ServerRecovery {
      * them when it rolls back).
      */
     public ServerRecovery(Function<Duration, ServerConnections> connect, Function<ServerConnections, DenseClient> clients,
-                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, Clock clock, ConsistencyMode mode,
+                   Supplier<INDArray[]> initialValues, int rank, Duration timeout, MonotonicClock clock, ConsistencyMode mode,
                    ResumePoint resumePoint, java.util.function.Consumer<ServerConnections> declareMore) {
         this.resumePoint = resumePoint;
         this.mode = mode;
@@ -109,7 +108,7 @@ public final class ServerRecovery {
      *
      * @param timeout deadline of the join
      */
-    public static ResumePoint joinAgain(Clock clock, io.jvmps.common.protocol.ServerDescription semantics,
+    public static ResumePoint joinAgain(MonotonicClock clock, io.jvmps.common.protocol.ServerDescription semantics,
                                         String nodeId, Duration timeout) {
         return (control, checkpointStep) ->
                 StepJoiner.scheduleStep(control, clock, semantics, nodeId, checkpointStep, timeout);
@@ -157,12 +156,12 @@ public final class ServerRecovery {
      */
     private Resumed recover(PsException cause) {
         boolean atCheckpoint = mode == ConsistencyMode.SYNC && joined;
-        Instant deadline = clock.instant().plus(timeout);
+        Deadline deadline = Deadline.after(timeout, clock);
         Duration backoff = Duration.ofMillis(250);
         PsException last = cause;
         while (true) {
-            Duration left = Duration.between(clock.instant(), deadline);
-            if (left.isNegative() || left.isZero()) {
+            Duration left = deadline.left();
+            if (left.isZero()) {
                 throw new PsException(ErrorCode.TIMEOUT, "could not recover within " + timeout
                         + " (ps.worker.recovery-timeout) after: " + cause.getMessage() + "; last error: "
                         + last.getMessage());
@@ -196,7 +195,7 @@ public final class ServerRecovery {
                 }
                 last = e;
                 log.info("recovery not possible yet ({}); retrying in {} ms", e.getMessage(), backoff.toMillis());
-                LockSupport.parkNanos(backoff.toNanos());
+                deadline.pause(backoff);
                 if (Thread.currentThread().isInterrupted()) {
                     throw new PsException(ErrorCode.NOT_READY, "interrupted while recovering: " + e.getMessage());
                 }

@@ -11,13 +11,12 @@ import io.jvmps.client.transport.ServerConnections;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
+import io.jvmps.common.time.Deadline;
+import io.jvmps.common.time.MonotonicClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -31,13 +30,13 @@ public class ServerWaiter {
     private static final Logger log = LoggerFactory.getLogger(ServerWaiter.class);
 
     private final SchedulerClient scheduler;
-    private final Clock clock;
+    private final MonotonicClock clock;
 
     /**
      * @param scheduler where the servers register
      * @param clock     measures the deadline
      */
-    public ServerWaiter(SchedulerClient scheduler, Clock clock) {
+    public ServerWaiter(SchedulerClient scheduler, MonotonicClock clock) {
         this.scheduler = scheduler;
         this.clock = clock;
     }
@@ -51,7 +50,7 @@ public class ServerWaiter {
      */
     public List<NodeInfo> await(int expected, Duration timeout, Duration interval,
                                 Function<List<NodeInfo>, List<String>> probe) {
-        Instant deadline = clock.instant().plus(timeout);
+        Deadline deadline = Deadline.after(timeout, clock);
         while (true) {
             List<NodeInfo> servers = aliveServers();
             String missing;
@@ -71,11 +70,11 @@ public class ServerWaiter {
             if (Thread.currentThread().isInterrupted()) {
                 throw new PsException(ErrorCode.NOT_READY, "interrupted while waiting for servers: " + missing);
             }
-            if (!clock.instant().plus(interval).isBefore(deadline)) {
+            if (deadline.passedAfter(interval)) {
                 throw new PsException(ErrorCode.TIMEOUT, "servers not ready after " + timeout + ": " + missing);
             }
             log.info("server not ready, wait {} sec to retry... {}", interval.toSeconds(), missing);
-            LockSupport.parkNanos(interval.toNanos());
+            deadline.pause(interval);
         }
     }
 

@@ -5,9 +5,9 @@ import io.jvmps.common.protocol.JoinAnswer;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ServerDescription;
 
-import java.time.Clock;
+import io.jvmps.common.time.Deadline;
+import io.jvmps.common.time.MonotonicClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -22,16 +22,16 @@ public final class StepJoiner {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(StepJoiner.class);
 
     private final ControlClient client;
-    private final Clock clock;
+    private final MonotonicClock clock;
     private final String unit;
 
     /** Joins in steps. */
-    public StepJoiner(ControlClient client, Clock clock) {
+    public StepJoiner(ControlClient client, MonotonicClock clock) {
         this(client, clock, "step");
     }
 
     /** @param unit what the joined number counts, for messages ("step", or "round" in GEO) */
-    public StepJoiner(ControlClient client, Clock clock, String unit) {
+    public StepJoiner(ControlClient client, MonotonicClock clock, String unit) {
         this.client = client;
         this.clock = clock;
         this.unit = unit;
@@ -46,7 +46,7 @@ public final class StepJoiner {
      *
      * @throws PsException TIMEOUT when the servers never agree on a step before the deadline
      */
-    public static long scheduleStep(ControlClient client, Clock clock, ServerDescription semantics, String nodeId, long declared,
+    public static long scheduleStep(ControlClient client, MonotonicClock clock, ServerDescription semantics, String nodeId, long declared,
                              Duration timeout) {
         return switch (semantics.mode()) {
             case SYNC -> new StepJoiner(client, clock).join(nodeId, declared, declared, timeout);
@@ -78,7 +78,7 @@ public final class StepJoiner {
     }
 
     private long firstAccepted(String nodeId, long from, Duration timeout) {
-        Instant deadline = clock.instant().plus(timeout);
+        Deadline deadline = Deadline.after(timeout, clock);
         long step = from;
         while (true) {
             List<JoinAnswer> answers = client.join(nodeId, step);
@@ -86,7 +86,7 @@ public final class StepJoiner {
             if (answers.stream().allMatch(JoinAnswer::accepted)) {
                 return step;
             }
-            if (clock.instant().isAfter(deadline)) {
+            if (deadline.passed()) {
                 throw new PsException(ErrorCode.TIMEOUT, "could not join the job within " + timeout
                         + ": the servers had applied up to " + unit + " " + newest + ", last asked for " + unit + " "
                         + step

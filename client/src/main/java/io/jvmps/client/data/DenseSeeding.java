@@ -9,11 +9,10 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
+import io.jvmps.common.time.Deadline;
+import io.jvmps.common.time.MonotonicClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Puts the initial dense values on the servers once per job: worker rank 0 sends them (the servers keep the
@@ -36,7 +35,8 @@ public final class DenseSeeding {
      * @throws PsException TIMEOUT naming the wait if rank 0 did not initialise them in time; any other
      *                     server error at once
      */
-    public static void seedOrAwait(DenseClient client, INDArray[] values, int rank, Duration timeout, Clock clock) {
+    public static void seedOrAwait(DenseClient client, INDArray[] values, int rank, Duration timeout,
+                                   MonotonicClock clock) {
         List<ParamSpec> specs = client.shardMap().params();
         if (rank == 0) {
             client.init(values);
@@ -44,19 +44,19 @@ public final class DenseSeeding {
             return;
         }
         INDArray[] probe = specs.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape(), 'c')).toArray(INDArray[]::new);
-        Instant deadline = clock.instant().plus(timeout);
+        Deadline deadline = Deadline.after(timeout, clock);
         while (true) {
             try {
                 client.pull(0, probe);
                 return;
             } catch (PsException e) {
                 boolean notYet = e.code() == ErrorCode.UNKNOWN_KEY || e.code() == ErrorCode.NOT_INITIALIZED;
-                if (!notYet || clock.instant().isAfter(deadline)) {
+                if (!notYet || deadline.passed()) {
                     throw notYet ? new PsException(ErrorCode.TIMEOUT, "parameters were not initialised by worker 0 within "
                             + timeout + ": " + e.detail()) : e;
                 }
                 log.info("parameters not initialised yet, waiting for worker 0...");
-                LockSupport.parkNanos(POLL.toNanos());
+                deadline.pause(POLL);
             }
         }
     }

@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,7 +46,8 @@ class SchedulerSessionTest {
         server.start();
         SchedulerClient client = new SchedulerClient("127.0.0.1", server.getAddress().getPort(), Duration.ofSeconds(5),
                 io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789"));
-        session = new SchedulerSession(client, "127.0.0.1", Duration.ofSeconds(30), Clock.systemUTC());
+        session = new SchedulerSession(client, "127.0.0.1", Duration.ofSeconds(30),
+                io.jvmps.common.time.MonotonicClock.SYSTEM);
     }
 
     @AfterEach

@@ -1,11 +1,10 @@
 package io.jvmps.server.api;
 
-import io.jvmps.common.codec.TensorChunk;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.PushAck;
-import io.jvmps.server.consistency.ConsistencyPolicy;
 import io.jvmps.server.consistency.GradientPush;
 import io.jvmps.server.consistency.PushLedger;
+import io.jvmps.server.consistency.SliceWisePolicy;
 import io.jvmps.server.store.DenseSlice;
 import io.jvmps.server.store.DenseStore;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -16,8 +15,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.function.BiFunction;
-import java.util.function.ToIntFunction;
 
 /**
  * Pushes under {@code ps.server.push-apply=PER_SLICE}: each slice goes to the policy as soon as it is whole and
@@ -27,40 +24,40 @@ import java.util.function.ToIntFunction;
  * were applied before it. Each receive buffer goes back to the slice's pool once applied (or refused). A retry
  * with the push's tag skips the slices applied before ({@link PushLedger#applySliceOnce}). Thread-safe.
  */
-final class SlicedPushes {
+final class SlicedPushes implements PushApplication {
     /** Slices of one push queued for their update at most, besides the one being received. */
     static final int AHEAD = 2;
     private final DenseStore store;
-    private final ConsistencyPolicy policy;
+    private final SliceWisePolicy policy;
     private final PushLedger ledger;
     private final ChannelReader reader;
     private final Executor applier;
+    private final PushChecks checks;
 
-    SlicedPushes(DenseStore store, ConsistencyPolicy policy, PushLedger ledger, ChannelReader reader, Executor applier) {
+    /** @param applier where slices are applied, off the event loops */
+    SlicedPushes(DenseStore store, SliceWisePolicy policy, PushLedger ledger, ChannelReader reader, Executor applier,
+                 PushChecks checks) {
         this.store = store;
         this.policy = policy;
         this.ledger = ledger;
         this.reader = reader;
         this.applier = applier;
+        this.checks = checks;
     }
 
-    /**
-     * @param pushLength validates a slice's first chunk and returns its element count
-     * @param ack        the acknowledgement of a push of the given step and slices
-     */
-    Mono<PushAck> push(Flux<DataBuffer> inbound, ToIntFunction<TensorChunk> pushLength,
-                       BiFunction<Long, List<ReceivedTensor>, PushAck> ack) {
+    @Override
+    public Mono<PushAck> apply(Flux<DataBuffer> inbound) {
         return Mono.defer(() -> {
             Progress progress = new Progress();
-            return reader.read(inbound, pushLength, (first, length) -> store.require(first.key()).takeGradientBuffer(),
+            return reader.read(inbound, checks::length, (first, length) -> store.require(first.key()).takeGradientBuffer(),
                             progress::enqueue)
                     .onErrorResume(e -> Mono.fromFuture(progress.settled()).then(Mono.error(e))) // no apply after the answer
                     .flatMap(tensors -> Mono.fromFuture(progress.chain).thenReturn(tensors))
                     .onErrorMap(CompletionException.class, e -> e.getCause() != null ? e.getCause() : e)
                     .map(tensors -> {
-                        DenseController.requireSlices(tensors, "a push");
+                        PushChecks.requireSlices(tensors, "a push");
                         ReceivedTensor first = tensors.get(0);
-                        PushAck answer = ack.apply(first.step(), tensors);
+                        PushAck answer = checks.ack(first.step(), tensors);
                         ledger.completeSliced(first.sender(), first.tag(), first.step(), answer, progress.applied > 0);
                         return answer;
                     })

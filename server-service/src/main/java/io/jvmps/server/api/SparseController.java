@@ -24,8 +24,8 @@ import org.springframework.stereotype.Controller;
 import reactor.core.publisher.Mono;
 
 /**
- * The sparse (embedding) table routes: declare (JSON), pull and push (one binary frame each way, see
- * {@link SparseCodec}). Every id must be one this server owns by {@link RowPlacement}; sparse pushes apply as
+ * The sparse (embedding) table routes: declare (JSON, through Spring's dispatch), pull and push (one binary frame
+ * each way, see {@link SparseCodec}, through {@link DataPathResponder}). Every id must be one this server owns by {@link RowPlacement}; sparse pushes apply as
  * they arrive, whatever the dense consistency mode. Errors reach the requester as {@code [CODE] detail}.
  */
 @Controller
@@ -70,8 +70,7 @@ public class SparseController {
         }).subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
     }
 
-    /** Route {@value Routes#SPARSE_PULL}: the rows of distinct ids, in the order asked. */
-    @MessageMapping(Routes.SPARSE_PULL)
+    /** Route {@value Routes#SPARSE_PULL} (dispatched by {@link DataPathResponder}): the rows of distinct ids, in order. */
     public Mono<DataBuffer> pull(DataBuffer request) {
         return metrics.timeSparsePull(Mono.fromCallable(() -> {
             SparsePull pull = frames.decode(request, SparseCodec::decodePull);
@@ -86,8 +85,7 @@ public class SparseController {
         }));
     }
 
-    /** Route {@value Routes#SPARSE_PUSH}: applies row gradients (optimizer) or deltas (added). */
-    @MessageMapping(Routes.SPARSE_PUSH)
+    /** Route {@value Routes#SPARSE_PUSH} (dispatched by {@link DataPathResponder}): row gradients or deltas. */
     public Mono<PushAck> push(DataBuffer request) {
         return metrics.timeSparsePush(Mono.fromCallable(() -> {
             SparsePush push = frames.decode(request, SparseCodec::decodePush);

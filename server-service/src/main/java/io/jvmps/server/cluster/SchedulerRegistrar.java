@@ -10,9 +10,9 @@ import io.jvmps.common.protocol.RegisterResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
+import io.jvmps.common.time.Deadline;
+import io.jvmps.common.time.MonotonicClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -42,11 +42,12 @@ public final class SchedulerRegistrar implements AutoCloseable {
     private final ServerIdentity identity;
     private final String host;
     private final Timing timing;
-    private final Clock clock;
+    private final MonotonicClock clock;
     private final ExitAction exit;
     private final java.util.function.Consumer<ClusterView> views;
+    private final java.util.function.Supplier<io.jvmps.common.protocol.ServerVitals> vitals;
     private final ScheduledExecutorService executor;
-    private volatile Instant deadline;
+    private volatile Deadline deadline;
     private volatile ScheduledFuture<?> heartbeats;
     private volatile int rsocketPort;
     private volatile int httpPort;
@@ -60,8 +61,20 @@ public final class SchedulerRegistrar implements AutoCloseable {
      * @param exit     how to end the process when registration fails
      * @param views    told every cluster view the scheduler answers (registration and each heartbeat)
      */
-    public SchedulerRegistrar(SchedulerClient client, ServerIdentity identity, String host, Timing timing, Clock clock,
+    public SchedulerRegistrar(SchedulerClient client, ServerIdentity identity, String host, Timing timing, MonotonicClock clock,
                               ExitAction exit, java.util.function.Consumer<ClusterView> views) {
+        this(client, identity, host, timing, clock, exit, views, () -> null);
+    }
+
+    /**
+     * @param vitals what each heartbeat reports about this server (null: nothing), for the dashboard
+     * @see #SchedulerRegistrar(SchedulerClient, ServerIdentity, String, Timing, MonotonicClock, ExitAction,
+     *      java.util.function.Consumer)
+     */
+    public SchedulerRegistrar(SchedulerClient client, ServerIdentity identity, String host, Timing timing, MonotonicClock clock,
+                              ExitAction exit, java.util.function.Consumer<ClusterView> views,
+                              java.util.function.Supplier<io.jvmps.common.protocol.ServerVitals> vitals) {
+        this.vitals = vitals;
         this.views = views;
         this.client = client;
         this.identity = identity;
@@ -87,7 +100,7 @@ public final class SchedulerRegistrar implements AutoCloseable {
     public void start(int rsocket, int http) {
         this.rsocketPort = rsocket;
         this.httpPort = http;
-        this.deadline = clock.instant().plus(timing.timeout());
+        this.deadline = Deadline.after(timing.timeout(), clock);
         executor.execute(() -> attempt(null));
     }
 
@@ -134,7 +147,7 @@ public final class SchedulerRegistrar implements AutoCloseable {
     private void retryOrExit(String previousNodeId, PsException e) {
         if (e.code() == ErrorCode.INVALID_ARGUMENT || e.code() == ErrorCode.UNAUTHENTICATED) {
             exit.exit(2, "Scheduler at " + client.base() + " refused this server: " + e.getMessage());
-        } else if (clock.instant().isAfter(deadline)) {
+        } else if (deadline.passed()) {
             exit.exit(1, "Server could not register with the scheduler at " + client.base() + " within "
                     + timing.timeout() + " (ps.server.register-timeout); last error: " + e.getMessage());
         } else {
@@ -153,7 +166,7 @@ public final class SchedulerRegistrar implements AutoCloseable {
     private void heartbeat() {
         String nodeId = identity.nodeId();
         try {
-            views.accept(client.heartbeat(nodeId));
+            views.accept(client.heartbeat(nodeId, vitals.get()));
         } catch (PsException e) {
             if (executor.isShutdown()) {
                 return;
@@ -161,7 +174,7 @@ public final class SchedulerRegistrar implements AutoCloseable {
             if (e.code() == ErrorCode.UNKNOWN_KEY) {
                 log.warn("Scheduler forgot {} ({}); registering again", nodeId, e.getMessage());
                 heartbeats.cancel(false);
-                deadline = clock.instant().plus(timing.timeout());
+                deadline = Deadline.after(timing.timeout(), clock);
                 executor.execute(() -> attempt(nodeId));
                 return;
             }

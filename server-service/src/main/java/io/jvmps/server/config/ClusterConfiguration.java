@@ -23,7 +23,7 @@ public class ClusterConfiguration {
     private static final Logger log = LoggerFactory.getLogger(ClusterConfiguration.class);
 
     @Bean
-    SchedulerClient schedulerClient(SchedulerProperties scheduler, io.jvmps.common.security.ClusterSecret secret,
+    SchedulerClient schedulerClient(io.jvmps.common.node.SchedulerAddress scheduler, io.jvmps.common.security.ClusterSecret secret,
                                     io.jvmps.common.security.ClusterTls tls) {
         return new SchedulerClient(scheduler.host(), scheduler.port(), scheduler.requestTimeout(), secret,
                 tls.sslContext());
@@ -54,12 +54,15 @@ public class ClusterConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    SchedulerRegistrar schedulerRegistrar(SchedulerClient client, ServerIdentity identity, NodeProperties node,
-                                          PsServerProperties server, Clock clock, ExitAction exit,
-                                          io.jvmps.server.cluster.WorkerMembership membership) {
+    SchedulerRegistrar schedulerRegistrar(SchedulerClient client, ServerIdentity identity, io.jvmps.common.node.NodeProperties node,
+                                          PsServerProperties server, ExitAction exit,
+                                          io.jvmps.server.cluster.WorkerMembership membership,
+                                          io.micrometer.core.instrument.MeterRegistry registry,
+                                          io.jvmps.server.consistency.ConsistencyPolicy policy) {
         return new SchedulerRegistrar(client, identity, node.host(),
                 new SchedulerRegistrar.Timing(server.registerTimeout(), server.registerRetry(), node.heartbeatInterval()),
-                clock, exit, membership);
+                io.jvmps.common.time.MonotonicClock.SYSTEM, exit, membership,
+                new io.jvmps.server.monitor.ServerVitalsSource(registry, policy));
     }
 
     /**
@@ -67,7 +70,7 @@ public class ClusterConfiguration {
      * than at the next heartbeat. Silence beyond three keep-alive periods means a lost connection.
      */
     @Bean(initMethod = "start", destroyMethod = "close")
-    io.jvmps.common.cluster.ClusterViewWatcher clusterViewWatcher(SchedulerClient client, NodeProperties node,
+    io.jvmps.common.cluster.ClusterViewWatcher clusterViewWatcher(SchedulerClient client, io.jvmps.common.node.NodeProperties node,
                                                                   io.jvmps.server.cluster.WorkerMembership membership,
                                                                   Clock clock) {
         return new io.jvmps.common.cluster.ClusterViewWatcher(client, membership, java.time.Duration.ofSeconds(30),

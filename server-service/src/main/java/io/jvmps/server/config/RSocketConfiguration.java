@@ -89,17 +89,15 @@ public class RSocketConfiguration {
     }
 
     /**
-     * Dense and sparse push and pull requests go straight to their controllers, the rest to Spring's dispatch (see
-     * {@link io.jvmps.server.api.DataPathResponder}).
+     * Dense init, push and pull and sparse push and pull go straight to their handlers, the control routes to
+     * Spring's dispatch (see {@link io.jvmps.server.api.DataPathResponder}).
      */
     @Bean
-    RSocketServerCustomizer dataPath(org.springframework.beans.factory.ObjectProvider<io.jvmps.server.api.DenseController> dense,
-                                     org.springframework.beans.factory.ObjectProvider<io.jvmps.server.api.SparseController> sparse,
+    RSocketServerCustomizer dataPath(org.springframework.beans.factory.ObjectProvider<io.jvmps.server.api.DataHandlers> handlers,
                                      NettyDataBufferFactory buffers) {
         return server -> server.interceptors(registry -> registry.forResponder(
                 (io.rsocket.plugins.RSocketInterceptor) spring -> io.jvmps.server.api.SenderBoundResponder.inside(spring,
-                        inner -> io.jvmps.server.api.DataPathResponder.wrap(inner, dense.getObject(),
-                                sparse.getObject(), buffers))));
+                        inner -> io.jvmps.server.api.DataPathResponder.wrap(inner, handlers.getObject(), buffers))));
     }
 
     @Bean

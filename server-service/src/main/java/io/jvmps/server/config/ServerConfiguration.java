@@ -46,8 +46,20 @@ public class ServerConfiguration {
     @Bean
     DenseStore denseStore(PsServerProperties server, ConsistencySettings consistency) {
         log.info("nd4j backend {} ready", Nd4j.getBackend().getClass().getSimpleName());
-        server.pushApply().requireSupports(consistency.mode());
-        return new DenseStore(server.pushApply().gradientBuffers());
+        server.pushApply().requireSupports(consistency.mode()); // before a pool is made for a mode that cannot use it
+        return new DenseStore(server.pushApply().gradientBuffers(), server.maxDenseBytes());
+    }
+
+    /** How a dense push reaches the policy ({@code ps.server.push-apply}); a pairing the policy cannot take fails here. */
+    @Bean
+    io.jvmps.server.api.PushApplication pushApplication(PsServerProperties server, ConsistencyPolicy policy,
+                                                        DenseStore store, io.jvmps.server.consistency.PushLedger ledger,
+                                                        io.jvmps.server.api.ChannelReader reader,
+                                                        @org.springframework.beans.factory.annotation.Qualifier("pushApplier")
+                                                        java.util.concurrent.Executor applier,
+                                                        io.jvmps.server.api.PushChecks checks) {
+        return io.jvmps.server.api.PushApplication.create(server.pushApply(), policy, store, ledger, reader, applier,
+                checks);
     }
 
     /** The dense update rule; a slice of several MiB is updated on {@code ps.optimizer.threads} threads. */
@@ -114,7 +126,7 @@ public class ServerConfiguration {
     }
 
     @Bean
-    ServerIdentity serverIdentity(SchedulerProperties scheduler, PsServerProperties server) {
+    ServerIdentity serverIdentity(io.jvmps.common.node.SchedulerAddress scheduler, PsServerProperties server) {
         return scheduler.enabled() ? ServerIdentity.unregistered() : ServerIdentity.standalone(server.rank());
     }
 

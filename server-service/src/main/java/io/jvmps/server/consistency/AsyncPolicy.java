@@ -3,11 +3,7 @@ package io.jvmps.server.consistency;
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.JoinAnswer;
 import io.jvmps.common.protocol.JoinRequest;
-import io.jvmps.server.store.DenseSlice;
-import reactor.core.publisher.Mono;
-
-import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
+import io.jvmps.common.protocol.PsException;
 
 /**
  * Asynchronous parallel (ASP): every push is applied on arrival, and each applied push advances the
@@ -18,19 +14,12 @@ import java.util.concurrent.atomic.LongAdder;
  * at the step after its predecessor's last push here. A push is still all-or-nothing across its slices.
  * Thread-safe.
  */
-public final class AsyncPolicy implements ConsistencyPolicy {
-    private final int workers;
-    private final SliceUpdater updater;
-    private final ReadinessWaiter readiness;
-    private final LongAdder pushes = new LongAdder();
-    private final WorkerClocks clocks;
+public final class AsyncPolicy extends ClockedPolicy {
 
     /** @param context store, optimizer, worker count and pull deadline */
     public AsyncPolicy(PolicyContext context) {
-        this.workers = context.workers();
-        this.updater = SliceUpdater.optimizing(context.optimizer(), context.listener());
-        this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
-        this.clocks = new WorkerClocks(workers, "step");
+        super(context, "step", SliceUpdater.optimizing(context.optimizer(), context.listener()),
+                WorkerClocks.UNBOUNDED);
     }
 
     @Override
@@ -38,54 +27,25 @@ public final class AsyncPolicy implements ConsistencyPolicy {
         return ConsistencyMode.ASYNC;
     }
 
+    /** Any rank of the job may push: nobody waits for another's clock, so a dropped rank holds nothing back. */
     @Override
-    public void accept(GradientPush push) {
-        SenderCheck.check(push.sender(), workers);
-        List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
-        try {
-            clocks.advance(push.sender(), push.step(), WorkerClocks.UNBOUNDED);
-            if (!clocks.alreadyApplied(push.sender(), push.step())) {
-                for (GradientPush.SliceGradient g : locked) {
-                    updater.apply(g.slice(), g.gradient());
-                }
-            }
-            pushes.increment();
-        } finally {
-            SliceLocks.unlockAll(locked);
-        }
+    protected void requireMayPush(int sender) {
     }
 
+    /** A pull never waits for a clock. */
     @Override
-    public Mono<List<DenseSlice>> awaitReady(int sender, long[] keys, long minVersion) {
-        return Mono.defer(() -> {
-            SenderCheck.check(sender, workers);
-            return readiness.await(keys, 0, slice -> "not initialised");
-        });
+    protected long minClock(long minVersion) {
+        return Long.MIN_VALUE;
     }
 
+    /** At the step after the rank's last push here, without the live set (no pull waits for it). */
     @Override
-    public long updatesApplied() {
-        return updater.applied();
-    }
-
-    @Override
-    public long pushesAccepted() {
-        return pushes.sum();
-    }
-
-    @Override
-    public List<Long> workerClocks() {
-        return clocks.snapshot();
-    }
-
-    @Override
-    public void restoreClocks(long step, long[] resume, long[] applied) {
-        clocks.restore(step, resume, applied);
-    }
-
-    @Override
-    public JoinAnswer join(JoinRequest request, int serverRank) {
-        SenderCheck.check(request.rank(), workers);
+    protected JoinAnswer admit(JoinRequest request, int serverRank) {
         return clocks.join(request, serverRank);
+    }
+
+    @Override
+    protected PsException behind(int sender, long[] keys, long minVersion, long minClock) {
+        throw new IllegalStateException("an ASYNC pull never waits at the gate");
     }
 }

@@ -19,7 +19,8 @@ public interface ConsistencyPolicy {
     ConsistencyMode mode();
 
     /**
-     * Accepts a validated push: either every slice gradient of it is taken, or none is.
+     * Accepts a validated push: either every slice gradient of it is taken, or none is. The policy checks the
+     * sender's rank (the push's one sender check), as it does a join's.
      *
      * @param push gradients (GEO: parameter deltas) of one worker for one step, each slice at most once
      * @throws PsException e.g. {@code WRONG_STEP}, {@code DUPLICATE_PUSH}, {@code INVALID_ARGUMENT};
@@ -28,20 +29,7 @@ public interface ConsistencyPolicy {
     void accept(GradientPush push);
 
     /**
-     * Accepts one slice of a push as soon as it arrived ({@code ps.server.push-apply=PER_SLICE}): the slices of
-     * one push are accepted one call each, and a call that fails leaves the earlier ones taken.
-     *
-     * @param part        one worker's gradient for one slice at one step
-     * @param firstOfPush true for the push's first slice (the push is counted once)
-     * @throws PsException as {@link #accept(GradientPush)}; nothing of {@code part} changed then
-     */
-    default void acceptSlice(GradientPush part, boolean firstOfPush) {
-        throw new PsException(io.jvmps.common.protocol.ErrorCode.INTERNAL, mode() + " applies whole pushes only "
-                + "(ps.server.push-apply=WHOLE_PUSH)");
-    }
-
-    /**
-     * @param sender     rank of the pulling worker
+     * @param sender     rank of the pulling worker, checked by the caller (the pull handler's one sender check)
      * @param keys       slice keys, in answer order
      * @param minVersion the pull's {@code minVersion}; its meaning is the mode's (SYNC: slice version;
      *                   SSP: the worker's step; GEO: rounds every live worker must have pushed; ASYNC: ignored)

@@ -5,12 +5,6 @@ import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.JoinAnswer;
 import io.jvmps.common.protocol.JoinRequest;
 import io.jvmps.common.protocol.PsException;
-import io.jvmps.server.store.DenseSlice;
-import reactor.core.publisher.Mono;
-
-import java.util.List;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * GEO-SGD (Paddle's geo mode): workers train locally and push parameter deltas, one push per round.
@@ -24,27 +18,14 @@ import java.util.concurrent.atomic.LongAdder;
  * A push is taken whole or not at all.
  * Thread-safe.
  */
-public final class GeoPolicy implements ConsistencyPolicy {
-    private final int workers;
-    private final ReadinessWaiter readiness;
-    private final WorkerClocks rounds;
-    private final LiveWorkers live;
-    private final StalenessGate gate;
-    private final SliceUpdater updater;
-    private final LongAdder pushes = new LongAdder();
+public final class GeoPolicy extends ClockedPolicy {
 
     /**
      * @param context store, worker count, live workers, pull deadline and the update listener (the checkpointer,
      *                told of every added delta as in the other modes); the optimizer is not used
      */
     public GeoPolicy(PolicyContext context) {
-        this.workers = context.workers();
-        this.readiness = new ReadinessWaiter(context.store(), context.pullTimeout());
-        this.rounds = new WorkerClocks(workers, "round");
-        this.live = context.liveWorkers();
-        this.updater = SliceUpdater.adding(context.listener());
-        this.gate = new StalenessGate(rounds, live);
-        live.onChange(gate::wake);
+        super(context, "round", SliceUpdater.adding(context.listener()), WorkerClocks.UNBOUNDED);
     }
 
     @Override
@@ -53,50 +34,14 @@ public final class GeoPolicy implements ConsistencyPolicy {
     }
 
     @Override
-    public void accept(GradientPush push) {
-        SenderCheck.check(push.sender(), workers);
-        live.requireLive(push.sender());
-        List<GradientPush.SliceGradient> locked = SliceLocks.lockAll(push.gradients());
-        try {
-            rounds.advance(push.sender(), push.step(), WorkerClocks.UNBOUNDED);
-            boolean held = rounds.alreadyApplied(push.sender(), push.step());
-            for (GradientPush.SliceGradient g : held ? List.<GradientPush.SliceGradient>of() : locked) {
-                updater.apply(g.slice(), g.gradient());
-            }
-            pushes.increment();
-        } finally {
-            SliceLocks.unlockAll(locked);
-        }
-        gate.wake();
+    protected void requireMayPush(int sender) {
+        live.requireLive(sender);
     }
 
+    /** A pull with {@code minVersion = r} waits until every live worker pushed r rounds here. */
     @Override
-    public Mono<List<DenseSlice>> awaitReady(int sender, long[] keys, long minRounds) {
-        return Mono.defer(() -> {
-            SenderCheck.check(sender, workers);
-            if (keys.length == 0 || gate.open(minRounds)) {
-                return readiness.await(keys, 0, slice -> "not initialised");
-            }
-            return gate.await(minRounds)
-                    .then(Mono.defer(() -> readiness.untimed(keys, 0)))
-                    .timeout(readiness.timeout())
-                    .onErrorMap(TimeoutException.class, e -> timedOut(sender, keys, minRounds));
-        });
-    }
-
-    @Override
-    public long updatesApplied() {
-        return updater.applied();
-    }
-
-    @Override
-    public long pushesAccepted() {
-        return pushes.sum();
-    }
-
-    @Override
-    public List<Long> workerClocks() {
-        return rounds.snapshot();
+    protected long minClock(long minRounds) {
+        return minRounds;
     }
 
     /**
@@ -104,28 +49,14 @@ public final class GeoPolicy implements ConsistencyPolicy {
      * unpushed local steps are lost); from then on its rounds are waited for again.
      */
     @Override
-    public JoinAnswer join(JoinRequest request, int serverRank) {
-        SenderCheck.check(request.rank(), workers);
+    protected JoinAnswer admit(JoinRequest request, int serverRank) {
         return gate.join(request, serverRank);
     }
 
     @Override
-    public void restoreClocks(long round, long[] resume, long[] applied) {
-        rounds.restore(round, resume, applied);
-        gate.wake();
-    }
-
-    /** @return number of pulls waiting for a worker's rounds */
-    int waitingPulls() {
-        return gate.waiting();
-    }
-
-    private PsException timedOut(int sender, long[] keys, long minRounds) {
-        if (gate.open(minRounds)) {
-            return readiness.timedOut(keys, 0, slice -> "not initialised");
-        }
+    protected PsException behind(int sender, long[] keys, long minRounds, long minClock) {
         return new PsException(ErrorCode.TIMEOUT, "pull of " + keys.length + " slice(s) not ready after "
                 + readiness.timeout() + ": worker " + sender + " waits for " + minRounds + " rounds from every "
-                + "live worker; behind: " + rounds.below(minRounds, live.live()));
+                + "live worker; behind: " + clocks.below(minRounds, live.live()));
     }
 }

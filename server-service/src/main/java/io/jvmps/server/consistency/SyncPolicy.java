@@ -31,7 +31,7 @@ import java.util.function.LongSupplier;
  * guarded by that slice's lock, and a push locks all its slices (in key order) so it is taken whole
  * or not at all.
  */
-public final class SyncPolicy implements ConsistencyPolicy {
+public final class SyncPolicy implements SliceWisePolicy {
     private final int workers;
     private final SliceUpdater updater;
     private final ReadinessWaiter readiness;
@@ -104,10 +104,7 @@ public final class SyncPolicy implements ConsistencyPolicy {
 
     @Override
     public Mono<List<DenseSlice>> awaitReady(int sender, long[] keys, long minVersion) {
-        return Mono.defer(() -> {
-            SenderCheck.check(sender, workers);
-            return readiness.await(keys, minVersion, this::describeWaiting);
-        });
+        return Mono.defer(() -> readiness.await(keys, minVersion, this::describeWaiting));
     }
 
     @Override

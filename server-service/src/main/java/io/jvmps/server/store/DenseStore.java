@@ -25,15 +25,42 @@ public final class DenseStore {
     private final ConcurrentHashMap<Long, CompletableFuture<DenseSlice>> slots = new ConcurrentHashMap<>();
     private final Object initLock = new Object();
     private final java.util.function.Supplier<GradientBuffers> gradientBuffers;
+    private final long maxBytes;
 
-    /** A store whose slices each keep their own spare gradient buffer (whole-push application). */
+    /** A store whose slices each keep their own spare gradient buffer (whole-push application), without a cap. */
     public DenseStore() {
         this(SpareGradientBuffer::new);
     }
 
     /** @param gradientBuffers gives each new slice where its pushes are received into (one per slice or shared) */
     public DenseStore(java.util.function.Supplier<GradientBuffers> gradientBuffers) {
+        this(gradientBuffers, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param gradientBuffers gives each new slice where its pushes are received into (one per slice or shared)
+     * @param maxBytes        cap on the bytes of the slices' values ({@code ps.server.max-dense-bytes}), &gt; 0
+     */
+    public DenseStore(java.util.function.Supplier<GradientBuffers> gradientBuffers, long maxBytes) {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("ps.server.max-dense-bytes must be > 0, got " + maxBytes);
+        }
         this.gradientBuffers = gradientBuffers;
+        this.maxBytes = maxBytes;
+    }
+
+    /**
+     * Admits {@code bytes} more of slice values, checked before they are allocated.
+     *
+     * @param what what needs them, for the message (e.g. "slice p3/s0")
+     * @throws PsException {@link ErrorCode#RESOURCE_EXHAUSTED} naming the cap when they would pass it
+     */
+    public void requireRoom(long bytes, String what) {
+        long held = 4L * slices().stream().mapToLong(DenseSlice::length).sum();
+        if (held + bytes > maxBytes) {
+            throw new PsException(ErrorCode.RESOURCE_EXHAUSTED, what + " needs " + bytes + " bytes but the dense "
+                    + "slices here hold " + held + " of ps.server.max-dense-bytes=" + maxBytes);
+        }
     }
 
     /**

@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The data path answers push and pull itself, in the answers Spring's dispatch gives, and hands everything else to
+ * The data path answers init, push and pull itself, in the answers Spring's dispatch gives, and hands everything else to
  * the responder it wraps (here a stand-in that records what reached it).
  */
 @ServerSpringTest
@@ -45,11 +45,9 @@ class DataPathResponderTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     @Autowired
-    DenseController dense;
+    DataHandlers handlers;
     @Autowired
     NettyDataBufferFactory buffers;
-    @Autowired
-    SparseController sparse;
     @Autowired
     io.jvmps.server.sparse.SparseTables tables;
 
@@ -82,10 +80,15 @@ class DataPathResponderTest {
     }
 
     @Test
-    void pushAndPullAreAnsweredWithoutSpringEverythingElseGoesThrough() {
-        RSocket responder = DataPathResponder.wrap(spring, dense, sparse, buffers);
+    void initPushAndPullAreAnsweredWithoutSpringEverythingElseGoesThrough() {
+        RSocket responder = DataPathResponder.wrap(spring, handlers, buffers);
         long a = SliceKey.of(90, 0);
-        dense.init(Flux.fromIterable(TestTensors.frames(-1, 0, tensor(a, 1, 2)))).block(WAIT);
+        Payload initAck = responder.requestChannel(Flux.concat(Flux.just(ByteBufPayload.create(
+                        io.netty.buffer.Unpooled.EMPTY_BUFFER, routed(Routes.DENSE_INIT))),
+                Flux.fromIterable(TestTensors.frames(-1, 0, tensor(a, 1, 2)))
+                        .map(b -> ByteBufPayload.create(((NettyDataBuffer) b).getNativeBuffer())))).single().block(WAIT);
+        assertThat(initAck.getDataUtf8()).isEqualTo(DataPathResponder.json(new PushAck(0, -1, 1, 2)));
+        initAck.release();
 
         Payload ack = responder.requestResponse(payload(TestTensors.packed(TestTensors.frames(0, 0, tensor(a, 2, 2))),
                 Routes.DENSE_PUSH)).block(WAIT);
@@ -121,7 +124,8 @@ class DataPathResponderTest {
                         new io.jvmps.common.sparse.SparsePull("no-such-table", 0, new long[] {7}))),
                 Routes.SPARSE_PULL)).block(WAIT))
                 .isInstanceOf(ApplicationErrorException.class).hasMessageStartingWith("[");
-        assertThat(reachedSpring).as("the data path took dense and sparse push and pull itself").isEmpty();
+        assertThat(reachedSpring).as("the data path took dense init, push and pull, sparse push and pull itself")
+                .isEmpty();
 
         assertThatThrownBy(() -> responder.requestResponse(payload(TestTensors.packed(TestTensors.frames(0, 0,
                 tensor(a, 1, 1))), Routes.DENSE_PUSH)).block(WAIT))
@@ -129,8 +133,8 @@ class DataPathResponderTest {
 
         responder.requestResponse(payload(TestTensors.raw(new byte[] {1}), Routes.SERVER_STATUS)).block(WAIT).release();
         responder.requestStream(ByteBufPayload.create("x".getBytes(StandardCharsets.UTF_8))).blockLast(WAIT).release();
-        responder.requestChannel(Flux.just(payload(TestTensors.raw(new byte[] {1}), Routes.DENSE_INIT))).blockLast(WAIT)
-                .release();
+        responder.requestChannel(Flux.just(payload(TestTensors.raw(new byte[] {1}), "ps.v1.some-control-route")))
+                .blockLast(WAIT).release();
         assertThat(reachedSpring).containsExactly("request-response", "request-stream", "request-channel");
     }
 }

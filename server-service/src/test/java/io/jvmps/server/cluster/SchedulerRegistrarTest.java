@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -96,7 +95,7 @@ class SchedulerRegistrarTest {
         registrar = new SchedulerRegistrar(new SchedulerClient("127.0.0.1", scheduler.getAddress().getPort(),
                 Duration.ofSeconds(2), io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789")), identity, "10.0.0.7",
                 new SchedulerRegistrar.Timing(Duration.ofSeconds(30), Duration.ofMillis(20), Duration.ofMillis(20)),
-                Clock.systemUTC(), (code, message) -> exit.complete(code + " " + message), view -> { });
+                io.jvmps.common.time.MonotonicClock.SYSTEM, (code, message) -> exit.complete(code + " " + message), view -> { });
 
         registrar.start(7001, 8001);
         await(() -> identity.assigned());
@@ -126,7 +125,7 @@ class SchedulerRegistrarTest {
                 io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789")),
                 ServerIdentity.unregistered(), "127.0.0.1",
                 new SchedulerRegistrar.Timing(Duration.ofMillis(200), Duration.ofMillis(20), Duration.ofSeconds(1)),
-                Clock.systemUTC(), (code, message) -> exit.complete(code + " " + message), view -> { });
+                io.jvmps.common.time.MonotonicClock.SYSTEM, (code, message) -> exit.complete(code + " " + message), view -> { });
 
         registrar.start(7001, 8001);
         String result = exit.orTimeout(10, TimeUnit.SECONDS).join();

@@ -33,12 +33,7 @@ public final class TestRequesters {
 
     /** @return composite metadata with one routing entry naming {@code route}, for raw RSocket requests */
     public static io.netty.buffer.ByteBuf routed(String route) {
-        io.netty.buffer.CompositeByteBuf metadata = io.netty.buffer.ByteBufAllocator.DEFAULT.compositeBuffer();
-        io.rsocket.metadata.CompositeMetadataCodec.encodeAndAddMetadata(metadata, io.netty.buffer.ByteBufAllocator.DEFAULT,
-                io.rsocket.metadata.WellKnownMimeType.MESSAGE_RSOCKET_ROUTING,
-                io.rsocket.metadata.TaggingMetadataCodec.createTaggingContent(io.netty.buffer.ByteBufAllocator.DEFAULT,
-                        java.util.List.of(route)));
-        return metadata;
+        return io.jvmps.common.codec.RouteMetadata.encode(route);
     }
 
     /** @return a JSON requester on {@code localhost:port} that sends the test secret */

@@ -1,6 +1,8 @@
 package io.jvmps.worker.config;
 
 import io.jvmps.common.cluster.SchedulerClient;
+import io.jvmps.common.node.NodeProperties;
+import io.jvmps.common.node.SchedulerAddress;
 import io.jvmps.common.security.ClusterSecret;
 import io.jvmps.common.security.ClusterTls;
 import io.jvmps.client.transport.TcpClients;
@@ -30,7 +32,7 @@ import java.time.Clock;
 
 /** Wires the worker's parts. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({WorkerProperties.class, ClusterProperties.class})
+@EnableConfigurationProperties({WorkerProperties.class, SchedulerAddress.class, NodeProperties.class})
 public class WorkerConfiguration {
 
     @Bean
@@ -38,15 +40,26 @@ public class WorkerConfiguration {
         return Clock.systemUTC();
     }
 
+    /** Measures every wait's deadline. */
     @Bean
-    SchedulerClient schedulerClient(ClusterProperties cluster, ClusterSecret secret, ClusterTls tls) {
-        return new SchedulerClient(cluster.getScheduler().getHost(), cluster.getScheduler().getPort(),
-                cluster.getScheduler().getRequestTimeout(), secret, tls.sslContext());
+    io.jvmps.common.time.MonotonicClock monotonicClock() {
+        return io.jvmps.common.time.MonotonicClock.SYSTEM;
     }
 
     @Bean
-    SchedulerSession schedulerSession(SchedulerClient client, ClusterProperties cluster, Clock clock) {
-        return new SchedulerSession(client, cluster.getNode().getHost(), cluster.getNode().getHeartbeatInterval(), clock);
+    SchedulerClient schedulerClient(SchedulerAddress scheduler, ClusterSecret secret, ClusterTls tls) {
+        if (!scheduler.enabled()) {
+            throw new IllegalStateException("ps.scheduler.enabled=false: a worker needs the scheduler (for its rank, "
+                    + "the servers and its data); only a server runs stand-alone");
+        }
+        return new SchedulerClient(scheduler.host(), scheduler.port(), scheduler.requestTimeout(), secret,
+                tls.sslContext());
+    }
+
+    @Bean
+    SchedulerSession schedulerSession(SchedulerClient client, NodeProperties node,
+                                      io.jvmps.common.time.MonotonicClock clock) {
+        return new SchedulerSession(client, node.host(), node.heartbeatInterval(), clock);
     }
 
     @Bean
@@ -94,7 +107,8 @@ public class WorkerConfiguration {
      * frame from the other side (keep-alive frames every fifth of it).
      */
     @Bean
-    LocalSyncFactory localSyncFactory(AllReduceMailbox mailbox, WorkerProperties props, Clock clock,
+    LocalSyncFactory localSyncFactory(AllReduceMailbox mailbox, WorkerProperties props,
+                                      io.jvmps.common.time.MonotonicClock clock,
                                       ClusterSecret secret, TcpClients tcp) {
         return new LocalSyncFactory(new io.jvmps.client.transport.ConnectionSettings(secret, tcp,
                 props.getConnectionLossTimeout()), mailbox, props, clock);
@@ -102,6 +116,7 @@ public class WorkerConfiguration {
 
     @Bean
     WorkerJob workerJob(WorkerProperties props, SchedulerSession session, TrainingState state, Clock clock,
+                        io.jvmps.common.time.MonotonicClock deadlines,
                         Placement placement, WorkerRSocketPort rsocketPort, LocalSyncFactory localSync,
                         TrainingMeters meters, ClusterSecret secret, TcpClients tcp, ModelProvider models,
                         io.jvmps.worker.export.ExportRequests exports) {
@@ -109,7 +124,8 @@ public class WorkerConfiguration {
         // ps.worker.connection-loss-timeout
         io.jvmps.client.transport.ConnectionSettings servers = new io.jvmps.client.transport.ConnectionSettings(
                 secret, tcp, props.getConnectionLossTimeout());
-        return new WorkerJob(props, session, servers, state, dataLoader(props), clock, placement, rsocketPort,
+        return new WorkerJob(props, session, servers, state, dataLoader(props),
+                new io.jvmps.worker.train.JobClocks(clock, deadlines), placement, rsocketPort,
                 localSync, meters, models, exports);
     }
 

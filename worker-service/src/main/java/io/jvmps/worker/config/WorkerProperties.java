@@ -25,9 +25,11 @@ public class WorkerProperties {
     private String model = ModelType.LENET5.name();
     /** The variables of a model file's graph. */
     @jakarta.validation.Valid
+    @org.springframework.boot.context.properties.NestedConfigurationProperty
     private final GraphProperties graph = new GraphProperties();
     /** CSV data ({@code data=CSV}). */
     @jakarta.validation.Valid
+    @org.springframework.boot.context.properties.NestedConfigurationProperty
     private final CsvProperties csv = new CsvProperties();
     /** Training data file for the file formats (CSV). */
     private String trainFile = "";
@@ -121,6 +123,7 @@ public class WorkerProperties {
     private JobKind job = JobKind.CLASSIFICATION;
     /** Settings of the CTR job. */
     @jakarta.validation.Valid
+    @org.springframework.boot.context.properties.NestedConfigurationProperty
     private final CtrProperties ctr = new CtrProperties();
     /**
      * On shutdown (SIGTERM, context close), how long to wait for the training thread to stop and clean up

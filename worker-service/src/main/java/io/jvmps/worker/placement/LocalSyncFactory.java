@@ -17,7 +17,7 @@ import io.jvmps.worker.model.TrainableModel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
+import io.jvmps.common.time.MonotonicClock;
 import java.util.List;
 
 /**
@@ -31,11 +31,11 @@ public class LocalSyncFactory {
     private final io.jvmps.client.transport.ConnectionSettings connections;
     private final AllReduceMailbox mailbox;
     private final WorkerProperties props;
-    private final Clock clock;
+    private final MonotonicClock clock;
 
     /** @param connections how to reach the peers' AllReduce endpoints (secret, TCP or TLS, loss timeout) */
     public LocalSyncFactory(io.jvmps.client.transport.ConnectionSettings connections, AllReduceMailbox mailbox,
-                            WorkerProperties props, Clock clock) {
+                            WorkerProperties props, MonotonicClock clock) {
         this.connections = connections;
         this.mailbox = mailbox;
         this.props = props;

@@ -30,7 +30,7 @@ import io.jvmps.client.dataset.IndexRange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
+import io.jvmps.common.time.MonotonicClock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -56,12 +56,12 @@ class CtrJob {
     private static final int SPARSE_FRAME_BYTES = 1 << 20;
 
     private final WorkerProperties props;
-    private final Clock clock;
+    private final MonotonicClock clock;
     private final TrainingMeters meters;
     private final Map<String, AtomicReference<Supplier<CacheStats>>>
             cacheStats = new HashMap<>();
 
-    CtrJob(WorkerProperties props, Clock clock, TrainingMeters meters) {
+    CtrJob(WorkerProperties props, MonotonicClock clock, TrainingMeters meters) {
         this.props = props;
         this.clock = clock;
         this.meters = meters;

@@ -8,7 +8,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
+import io.jvmps.common.time.MonotonicClock;
 import java.util.Map;
 
 /**
@@ -22,9 +22,9 @@ class ParameterInitializer {
     private final DenseClient client;
     private final TrainableModel model;
     private final WorkerProperties props;
-    private final Clock clock;
+    private final MonotonicClock clock;
 
-    ParameterInitializer(DenseClient client, TrainableModel model, WorkerProperties props, Clock clock) {
+    ParameterInitializer(DenseClient client, TrainableModel model, WorkerProperties props, MonotonicClock clock) {
         this.client = client;
         this.model = model;
         this.props = props;

@@ -31,7 +31,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -58,7 +57,7 @@ class SparseLinearJob {
     private static final int EXPORT_ROWS_PER_PULL = 16_384;
 
     private final WorkerProperties props;
-    private final Clock clock;
+    private final JobClocks clocks;
     private final LibSvmFile train;
     private final SparseSoftmax model;
     private final ShardMap shardMap;
@@ -67,9 +66,9 @@ class SparseLinearJob {
     private SparseClient sparse;
 
     /** @param train the training file (its feature count is the exported model's input width) */
-    SparseLinearJob(WorkerProperties props, Clock clock, LibSvmFile train, int rank, int servers) {
+    SparseLinearJob(WorkerProperties props, JobClocks clocks, LibSvmFile train, int rank, int servers) {
         this.props = props;
-        this.clock = clock;
+        this.clocks = clocks;
         this.train = train;
         this.rank = rank;
         this.model = new SparseSoftmax(train.numClasses());
@@ -105,12 +104,12 @@ class SparseLinearJob {
         if (restored > 0) {
             log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
         }
-        DenseSeeding.seedOrAwait(dense, initialBias(), rank, props.getServerWaitTimeout(), clock);
-        long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clock, semantics, nodeId, restored,
+        DenseSeeding.seedOrAwait(dense, initialBias(), rank, props.getServerWaitTimeout(), clocks.deadlines());
+        long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clocks.deadlines(), semantics, nodeId, restored,
                 props.getRequestTimeout());
         ServerRecovery recovery = new ServerRecovery(reconnect, this::denseClient, this::initialBias, rank,
-                props.getRecoveryTimeout(), clock, semantics.mode(),
-                ServerRecovery.joinAgain(clock, semantics, nodeId, props.getRequestTimeout()), this::declareTable);
+                props.getRecoveryTimeout(), clocks.deadlines(), semantics.mode(),
+                ServerRecovery.joinAgain(clocks.deadlines(), semantics, nodeId, props.getRequestTimeout()), this::declareTable);
         recovery.joined();
         TrainingSummary summary = null;
         while (summary == null) {
@@ -178,7 +177,7 @@ class SparseLinearJob {
         exported.setParam(SoftmaxRegression.WEIGHTS, Nd4j.create(weights, new long[]{features, classes},
                 DataType.FLOAT));
         exported.setParam(SoftmaxRegression.BIAS, bias[0].reshape(exported.param(SoftmaxRegression.BIAS).shape()));
-        return new ModelExporter(dir, clock).export(exported, test, props.getEvalBatchSize(), manifest);
+        return new ModelExporter(dir, clocks.wall()).export(exported, test, props.getEvalBatchSize(), manifest);
     }
 
     /** @param minVersion the bias version to wait for before reading the model (0: whatever the servers hold) */

@@ -29,7 +29,6 @@ import io.jvmps.worker.placement.LocalSyncFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 
@@ -46,13 +45,14 @@ public class WorkerJob {
     private final io.jvmps.client.transport.ConnectionSettings connectionSettings;
     private final TrainingState state;
     private final DataLoader dataLoader;
-    private final Clock clock;
+    private final JobClocks clocks;
     private final Placement placement;
     private final WorkerRSocketPort rsocketPort;
     private final LocalSyncFactory localSync;
     private final TrainingMeters meters;
     private final io.jvmps.worker.model.ModelProvider models;
     private final io.jvmps.worker.export.ExportRequests exports;
+    private final JobExports jobExports;
 
     /**
      * @param placement   which parameters the servers manage (the rest are worker-local)
@@ -61,11 +61,12 @@ public class WorkerJob {
      */
     public WorkerJob(WorkerProperties props, SchedulerSession session,
                      io.jvmps.client.transport.ConnectionSettings connectionSettings,
-                     TrainingState state, DataLoader dataLoader, Clock clock, Placement placement,
+                     TrainingState state, DataLoader dataLoader, JobClocks clocks, Placement placement,
                      WorkerRSocketPort rsocketPort, LocalSyncFactory localSync, TrainingMeters meters,
                      io.jvmps.worker.model.ModelProvider models,
                      io.jvmps.worker.export.ExportRequests exports) {
         this.exports = exports;
+        this.jobExports = new JobExports(props, exports, clocks, session);
         this.models = models;
         this.meters = meters;
         this.props = props;
@@ -73,7 +74,7 @@ public class WorkerJob {
         this.connectionSettings = connectionSettings;
         this.state = state;
         this.dataLoader = dataLoader;
-        this.clock = clock;
+        this.clocks = clocks;
         this.placement = placement;
         this.rsocketPort = rsocketPort;
         this.localSync = localSync;
@@ -106,107 +107,18 @@ public class WorkerJob {
             int expectedServers = reg.view().expectedServers();
             ServerConnections first = awaitServers(expectedServers, props.getServerWaitTimeout());
             try (ConnectionHolder held = new ConnectionHolder(first)) {
-                ServerConnections connections = first;
                 if (ctr || sparse) {
-                    if (ctr && (dynamic() || reg.rank() >= workers)) {
-                        throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it "
-                                + "takes neither ps.worker.sharding=DYNAMIC nor a rank beyond ps.cluster.worker-num "
-                                + "(this worker has rank " + reg.rank() + " of " + workers + ")");
-                    }
-                    ServerDescription semantics = semantics(connections, workers);
-                    if (sparse) {
-                        requireShardable(semantics, reg.rank(), workers);
-                    }
-                    if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
-                        throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=" + props.getJob() + " runs "
-                                + "in SYNC, ASYNC or SSP mode; the servers run GEO (ps.consistency.mode)");
-                    }
-                    log.info("Training in {} mode: {}", semantics.mode(), semantics);
-                    java.util.function.Function<java.time.Duration, ServerConnections> reconnect =
-                            left -> awaitServers(expectedServers, left);
-                    if (ctr) {
-                        runCtr(held, reconnect, reg, workers, semantics, progress);
-                    } else {
-                        runSparseLinear(held, reconnect, reg, workers, semantics, progress, data);
-                    }
-                    state.phase(TrainingState.Phase.FINISHED);
-                    return 0;
+                    runTableJob(held, expectedServers, reg, workers, progress, data);
+                } else {
+                    runDense(held, expectedServers, reg, workers, progress, data, model);
                 }
-                model.place(placement);
-                ShardMap shardMap = ShardMap.compute(model.psParams(), connections.size());
-                log.info("Worker rank {} of {}: {} training samples, {} test samples, model {} with {} parameters in {}",
-                        reg.rank(), workers, data.train().size(), data.test().size(), models.name(),
-                        model.params().stream().mapToLong(p -> p.elements()).sum(), shardMap);
-                ServerDescription semantics = semantics(connections, workers);
-                requireShardable(semantics, reg.rank(), workers);
-                log.info("Training in {} mode: {}; placement {}: PS-managed {}, worker-local {}", semantics.mode(),
-                        semantics, placement, names(model.psParams()), names(model.localParams()));
-                java.util.function.Function<ServerConnections, DenseClient> clients = c -> new DenseClient(c, shardMap,
-                        reg.rank(), props.getRequestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
-                DenseClient client = clients.apply(connections);
-                state.phase(TrainingState.Phase.INITIALIZING);
-                ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
-                        () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap), reg.rank(),
-                        props.getRecoveryTimeout(), clock, semantics.mode(),
-                        (recovered, checkpointStep) -> joinStep(recovered, model, semantics, reg, checkpointStep));
-                long start;
-                try {
-                    long restored = new ParameterInitializer(client, model, props, clock).initialize(reg.rank());
-                    start = joinStep(io.jvmps.client.control.ControlClient.alongside(client), model, semantics, reg,
-                            restored);
-                    recovery.joined();
-                } catch (PsException e) {
-                    // e.g. joining while a replacement server has restored a checkpoint and the others have
-                    // not rolled back to it yet (its host was lost together with this worker's predecessor)
-                    if (!recovery.recovers(e)) {
-                        throw e;
-                    }
-                    state.phase(TrainingState.Phase.RECOVERING);
-                    log.warn("The servers are not ready to train from one state ({}); recovering from their newest "
-                            + "checkpoint", e.getMessage());
-                    ServerRecovery.Resumed resumed = recovery.resume(e, held);
-                    client = resumed.client();
-                    start = resumed.step();
-                }
-                DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, reg.nodeId()) : null;
-                ParameterExporter exporter = new ParameterExporter(props.getOutputDir());
-                PushedGradients pushed = exporter.enabled() ? PushedGradients.of(model.psParams()) : PushedGradients.none();
-                TrainingSummary summary;
-                while (true) {
-                    try {
-                        java.util.function.LongConsumer stepEnd = exportAtStepEnd(model, data.test(), semantics,
-                                reg.rank(), workers, connections.size());
-                        summary = trainFrom(start, client, model, data.train(), semantics, reg, workers, progress,
-                                leased, pushed, stepEnd);
-                        break;
-                    } catch (PsException e) {
-                        if (!recovery.recovers(e)) {
-                            throw e;
-                        }
-                        state.phase(TrainingState.Phase.RECOVERING);
-                        log.warn("Lost the servers' state ({}); recovering from their newest checkpoint", e.getMessage());
-                        ServerRecovery.Resumed resumed = recovery.resume(e, held);
-                        client = resumed.client();
-                        start = resumed.step();
-                    }
-                }
-                log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s; "
-                                + "pull+wait %.1f s, compute %.1f s, push %.1f s), pushed %d bytes, pulled %d bytes",
-                        summary.steps(), summary.seconds(), summary.samplesPerSecond(), summary.pullSeconds(),
-                        summary.computeSeconds(), summary.pushSeconds(), client.bytesPushed(), client.bytesPulled()));
-                state.phase(TrainingState.Phase.EVALUATING);
-                evaluate(model, data.test(), reg, workers, summary);
-                exporter.export(reg.rank(), model, pushed);
-                exportModel(model, client, data.test(), semantics, reg.rank(), workers, connections.size(), summary);
             }
             state.phase(TrainingState.Phase.FINISHED);
             return 0;
         } catch (io.jvmps.client.control.JobFailedException e) {
             // exit 0: a restart policy that restarts failed containers must not start it again and again
             log.error("Not training: {}", e.getMessage());
-            state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.FAILED, s.rank(), s.nodeId(), s.epoch(),
-                    s.step(), s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(),
-                    s.bytesPulled(), s.accuracy(), e.getMessage()));
+            failed(e.getMessage());
             return 0;
         } catch (RuntimeException e) {
             log.error("Worker failed: {}", e.getMessage(), e);
@@ -214,13 +126,127 @@ public class WorkerJob {
                 session.failJob(p.detail());
             }
             session.markFailed();
-            state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.FAILED, s.rank(), s.nodeId(), s.epoch(),
-                    s.step(), s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(),
-                    s.bytesPulled(), s.accuracy(), e.getMessage()));
+            failed(e.getMessage());
             return 1;
         } finally {
             session.close();
         }
+    }
+
+    /** Shows the job FAILED with {@code reason} in this worker's state, keeping what it had reached. */
+    private void failed(String reason) {
+        state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.FAILED, s.rank(), s.nodeId(), s.epoch(),
+                s.step(), s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(),
+                s.bytesPulled(), s.accuracy(), reason));
+    }
+
+    /** The CTR and sparse linear jobs: their own training loops over sparse tables and a dense part. */
+    private void runTableJob(ConnectionHolder held, int expectedServers, RegisterResponse reg, int workers,
+                             ProgressReporter progress, DataLoader.Loaded data) {
+        boolean ctr = props.getJob() == WorkerProperties.JobKind.CTR;
+        if (ctr && (dynamic() || reg.rank() >= workers)) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it "
+                    + "takes neither ps.worker.sharding=DYNAMIC nor a rank beyond ps.cluster.worker-num "
+                    + "(this worker has rank " + reg.rank() + " of " + workers + ")");
+        }
+        ServerDescription semantics = semantics(held.current(), workers);
+        if (!ctr) {
+            requireShardable(semantics, reg.rank(), workers);
+        }
+        if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=" + props.getJob() + " runs "
+                    + "in SYNC, ASYNC or SSP mode; the servers run GEO (ps.consistency.mode)");
+        }
+        log.info("Training in {} mode: {}", semantics.mode(), semantics);
+        java.util.function.Function<java.time.Duration, ServerConnections> reconnect =
+                left -> awaitServers(expectedServers, left);
+        if (ctr) {
+            runCtr(held, reconnect, reg, workers, semantics, progress);
+        } else {
+            runSparseLinear(held, reconnect, reg, workers, semantics, progress, data);
+        }
+    }
+
+    /**
+     * The stock model's job: initialise or wait for the parameters, join, train (recovering from a lost server's
+     * state when checkpoints allow), evaluate this worker's test shard, report, and on rank 0 export the model.
+     */
+    private void runDense(ConnectionHolder held, int expectedServers, RegisterResponse reg, int workers,
+                          ProgressReporter progress, DataLoader.Loaded data, TrainableModel model) {
+        ServerConnections connections = held.current();
+        model.place(placement);
+        ShardMap shardMap = ShardMap.compute(model.psParams(), connections.size());
+        log.info("Worker rank {} of {}: {} training samples, {} test samples, model {} with {} parameters in {}",
+                reg.rank(), workers, data.train().size(), data.test().size(), models.name(),
+                model.params().stream().mapToLong(p -> p.elements()).sum(), shardMap);
+        ServerDescription semantics = semantics(connections, workers);
+        requireShardable(semantics, reg.rank(), workers);
+        log.info("Training in {} mode: {}; placement {}: PS-managed {}, worker-local {}", semantics.mode(),
+                semantics, placement, names(model.psParams()), names(model.localParams()));
+        java.util.function.Function<ServerConnections, DenseClient> clients = c -> new DenseClient(c, shardMap,
+                reg.rank(), props.getRequestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
+        DenseClient client = clients.apply(connections);
+        state.phase(TrainingState.Phase.INITIALIZING);
+        ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
+                () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap), reg.rank(),
+                props.getRecoveryTimeout(), clocks.deadlines(), semantics.mode(),
+                (recovered, checkpointStep) -> joinStep(recovered, model, semantics, reg, checkpointStep));
+        long start;
+        try {
+            long restored = new ParameterInitializer(client, model, props, clocks.deadlines()).initialize(reg.rank());
+            start = joinStep(io.jvmps.client.control.ControlClient.alongside(client), model, semantics, reg,
+                    restored);
+            recovery.joined();
+        } catch (PsException e) {
+            // e.g. joining while a replacement server has restored a checkpoint and the others have
+            // not rolled back to it yet (its host was lost together with this worker's predecessor)
+            ServerRecovery.Resumed resumed = recover(recovery, e, held, "The servers are not ready to train from "
+                    + "one state");
+            client = resumed.client();
+            start = resumed.step();
+        }
+        DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, reg.nodeId()) : null;
+        ParameterExporter exporter = new ParameterExporter(props.getOutputDir());
+        PushedGradients pushed = exporter.enabled() ? PushedGradients.of(model.psParams()) : PushedGradients.none();
+        TrainingSummary summary;
+        while (true) {
+            try {
+                java.util.function.LongConsumer stepEnd = jobExports.atStepEnd(model, data.test(), semantics,
+                        reg.rank(), workers, connections.size());
+                summary = trainFrom(start, client, model, data.train(), semantics, reg, workers, progress,
+                        leased, pushed, stepEnd);
+                break;
+            } catch (PsException e) {
+                ServerRecovery.Resumed resumed = recover(recovery, e, held, "Lost the servers' state");
+                client = resumed.client();
+                start = resumed.step();
+            }
+        }
+        log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s; "
+                        + "pull+wait %.1f s, compute %.1f s, push %.1f s), pushed %d bytes, pulled %d bytes",
+                summary.steps(), summary.seconds(), summary.samplesPerSecond(), summary.pullSeconds(),
+                summary.computeSeconds(), summary.pushSeconds(), client.bytesPushed(), client.bytesPulled()));
+        state.phase(TrainingState.Phase.EVALUATING);
+        evaluate(model, data.test(), reg, workers, summary);
+        exporter.export(reg.rank(), model, pushed);
+        jobExports.finalModel(model, client, data.test(), semantics, reg.rank(), workers, connections.size(),
+                summary.steps());
+    }
+
+    /**
+     * The one recovery path of the stock job: rethrows {@code cause} when the servers' state cannot be recovered
+     * from it, and otherwise returns the job rolled back to the servers' newest checkpoint.
+     *
+     * @param what what went wrong, for the log
+     */
+    private ServerRecovery.Resumed recover(ServerRecovery recovery, PsException cause, ConnectionHolder held,
+                                           String what) {
+        if (!recovery.recovers(cause)) {
+            throw cause;
+        }
+        state.phase(TrainingState.Phase.RECOVERING);
+        log.warn("{} ({}); recovering from their newest checkpoint", what, cause.getMessage());
+        return recovery.resume(cause, held);
     }
 
     /** @param leased the dynamic schedule (kept across recoveries), or null for this rank's static shard */
@@ -230,13 +256,13 @@ public class WorkerJob {
                                       java.util.function.LongConsumer stepEnd) {
         LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
                 props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
-        StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clock,
+        StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clocks.wall(),
                 props.getLogInterval(), meters, stepEnd);
         try (LocalParameterSync sync = localSync.create(model, semantics, session, reg.rank(), workers)) {
             TrainingLoop loop = TrainingLoops.create(semantics, model, client, train, settings, reg.rank(), reporter,
                     sync, leased == null ? null : leased.plan(start), pushed);
             state.phase(TrainingState.Phase.TRAINING);
-            String refusal = exportRefusal(reg.rank());
+            String refusal = jobExports.refusal(reg.rank());
             if (refusal == null) {
                 exports.open();
             }
@@ -262,7 +288,7 @@ public class WorkerJob {
      */
     private long joinStep(io.jvmps.client.control.ControlClient control, TrainableModel model, ServerDescription semantics, RegisterResponse reg,
                           long declared) {
-        long joined = StepJoiner.scheduleStep(control, clock, semantics, reg.nodeId(), declared,
+        long joined = StepJoiner.scheduleStep(control, clocks.deadlines(), semantics, reg.nodeId(), declared,
                 props.getRequestTimeout());
         if (joined > declared && !model.localParams().isEmpty()) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "the job is at step " + joined + ": a worker cannot "
@@ -317,9 +343,9 @@ public class WorkerJob {
 
     private void runCtr(ConnectionHolder held, java.util.function.Function<java.time.Duration, ServerConnections> reconnect,
                         RegisterResponse reg, int workers, ServerDescription semantics, ProgressReporter progress) {
-        CtrJob.Outcome outcome = new CtrJob(props, clock, meters).run(held, reconnect, reg.rank(), reg.nodeId(), workers,
+        CtrJob.Outcome outcome = new CtrJob(props, clocks.deadlines(), meters).run(held, reconnect, reg.rank(), reg.nodeId(), workers,
                 semantics,
-                dense -> new StepReporter(state, progress, dense, reg.nodeId(), clock, props.getLogInterval(), meters),
+                dense -> new StepReporter(state, progress, dense, reg.nodeId(), clocks.wall(), props.getLogInterval(), meters),
                 state);
         CtrEvaluation evaluation = outcome.evaluation();
         reportShard(reg, evaluation.correct(), evaluation.examples(), outcome.summary().seconds());
@@ -336,11 +362,11 @@ public class WorkerJob {
         io.jvmps.client.dataset.LibSvmFile train = (io.jvmps.client.dataset.LibSvmFile) data.train();
         io.jvmps.client.dataset.LibSvmFile test = (io.jvmps.client.dataset.LibSvmFile) data.test();
         int servers = held.current().size();
-        SparseLinearJob job = new SparseLinearJob(props, clock, train, reg.rank(), servers);
-        String refusal = exportRefusal(reg.rank());
+        SparseLinearJob job = new SparseLinearJob(props, clocks, train, reg.rank(), servers);
+        String refusal = jobExports.refusal(reg.rank());
         java.util.function.LongConsumer stepEnd = refusal != null ? global -> { } : global -> exports.serve(() ->
                 job.export(java.nio.file.Path.of(props.getExportDir(), "step-" + global), test,
-                        manifest(ModelType.SOFTMAX.name(), semantics, workers, servers, global)));
+                        jobExports.manifest(ModelType.SOFTMAX.name(), semantics, workers, servers, global)));
         if (refusal == null) {
             exports.open();
         }
@@ -348,7 +374,7 @@ public class WorkerJob {
         SparseLinearJob.Outcome outcome;
         try {
             outcome = job.run(held, reconnect, reg.nodeId(), workers, semantics, test, leased,
-                    dense -> new StepReporter(state, progress, dense, reg.nodeId(), clock, props.getLogInterval(),
+                    dense -> new StepReporter(state, progress, dense, reg.nodeId(), clocks.wall(), props.getLogInterval(),
                             meters, stepEnd), state);
         } finally {
             exports.close(refusal != null ? refusal
@@ -356,11 +382,12 @@ public class WorkerJob {
         }
         reportShard(reg, outcome.correct(), outcome.examples(), outcome.summary().seconds());
         if (refusal == null) {
-            if (!awaitEveryResult()) {
+            if (!jobExports.awaitEveryResult()) {
                 log.warn("Exporting the servers' values as they are now: not every worker has reported its result");
             }
             job.export(java.nio.file.Path.of(props.getExportDir()), test,
-                    manifest(ModelType.SOFTMAX.name(), semantics, workers, servers, outcome.summary().steps()));
+                    jobExports.manifest(ModelType.SOFTMAX.name(), semantics, workers, servers,
+                            outcome.summary().steps()));
         }
     }
 
@@ -379,87 +406,8 @@ public class WorkerJob {
     }
 
     private ServerConnections awaitServers(int expected, java.time.Duration timeout) {
-        return new ServerWaiter(session.client(), clock).connect(expected, timeout, props.getServerWaitInterval(),
+        return new ServerWaiter(session.client(), clocks.deadlines()).connect(expected, timeout, props.getServerWaitInterval(),
                 session.identified(connectionSettings));
-    }
-
-    /**
-     * Rank 0 writes the trained model to {@code ps.worker.export-dir} (when set). In SYNC its last pull holds
-     * the servers' final values; in ASYNC, SSP and GEO other workers may still push after it, so it first
-     * waits until every worker has reported its result and then pulls the servers' values once more.
-     */
-    private void exportModel(TrainableModel model, DenseClient client, Examples test, ServerDescription semantics,
-                             int rank, int workers, int servers, TrainingSummary summary) {
-        if (rank != 0 || props.getExportDir().isBlank()) {
-            return;
-        }
-        if (semantics.mode() != io.jvmps.common.protocol.ConsistencyMode.SYNC) {
-            pullFinalValues(model, client);
-        }
-        new io.jvmps.worker.export.ModelExporter(java.nio.file.Path.of(props.getExportDir()), clock)
-                .export(model, test, props.getEvalBatchSize(), manifest(props.getModel(), semantics, workers, servers, summary.steps()));
-    }
-
-    /**
-     * What runs after every step: on rank 0 with an export folder, an export asked for over REST, written to
-     * {@code <export-dir>/step-<N>/} with the values this step computed its gradients with.
-     */
-    private java.util.function.LongConsumer exportAtStepEnd(TrainableModel model, Examples test,
-                                                            ServerDescription semantics, int rank, int workers,
-                                                            int servers) {
-        String refusal = exportRefusal(rank);
-        if (refusal != null) {
-            exports.close(refusal);
-            return global -> { };
-        }
-        return global -> exports.serve(() -> new io.jvmps.worker.export.ModelExporter(
-                java.nio.file.Path.of(props.getExportDir(), "step-" + global), clock)
-                .export(model, test, props.getEvalBatchSize(), manifest(props.getModel(), semantics, workers, servers, global)));
-    }
-
-    /** @return why this worker cannot export while training, or null when it can (rank 0 with an export folder) */
-    private String exportRefusal(int rank) {
-        return rank != 0 ? "this worker has rank " + rank + "; rank 0 exports"
-                : props.getExportDir().isBlank() ? "ps.worker.export-dir is not set" : null;
-    }
-
-    private io.jvmps.worker.export.ExportManifest manifest(String model, ServerDescription semantics, int workers,
-                                                          int servers, long steps) {
-        boolean csv = props.getData() == WorkerProperties.DataSource.CSV;
-        return new io.jvmps.worker.export.ExportManifest(null, null, model, props.getGraph().names(), 0, 0,
-                props.getData().name(), csv ? props.getCsv().getLabel() : null, csv ? props.getCsv().isHeader() : null,
-                csv ? props.getCsv().getDelimiter() : null, semantics.mode().name(), workers, servers, steps, 0, 0,
-                Double.NaN, null);
-    }
-
-    private void pullFinalValues(TrainableModel model, DenseClient client) {
-        if (!awaitEveryResult()) {
-            log.warn("Exporting this worker's own last values: not every worker has reported its result");
-            return;
-        }
-        new ModelParameters(model).pullIntoModel(client, 0);
-        log.info("Every worker has finished; pulled the servers' final values for the export");
-    }
-
-    /**
-     * Waits up to {@code ps.worker.server-wait-timeout} until the scheduler's job is FINISHED (every worker
-     * has reported its result, so no more pushes come).
-     *
-     * @return whether it finished in time
-     */
-    private boolean awaitEveryResult() {
-        java.time.Duration timeout = props.getServerWaitTimeout();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String state = session.client().job().state();
-        while (!"FINISHED".equals(state) && System.nanoTime() - deadline < 0) {
-            java.util.concurrent.locks.LockSupport.parkNanos(java.time.Duration.ofMillis(200).toNanos());
-            state = session.client().job().state();
-        }
-        if (!"FINISHED".equals(state)) {
-            log.warn("The job is {} after waiting {} (ps.worker.server-wait-timeout) for every worker's result",
-                    state, timeout);
-        }
-        return "FINISHED".equals(state);
     }
 
     private void evaluate(TrainableModel model, Examples test, RegisterResponse reg, int workers,

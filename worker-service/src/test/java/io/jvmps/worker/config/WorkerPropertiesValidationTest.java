@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WorkerPropertiesValidationTest {
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({WorkerProperties.class, ClusterProperties.class})
+    @EnableConfigurationProperties({WorkerProperties.class, io.jvmps.common.node.SchedulerAddress.class,
+            io.jvmps.common.node.NodeProperties.class})
     static class Props {
         @org.springframework.context.annotation.Bean
         io.jvmps.worker.model.ModelProvider modelProvider(WorkerProperties props) {

@@ -135,7 +135,7 @@ class AllReduceParameterSyncTest {
         TrainableModel model = new SoftmaxRegression(4, 3);
         LocalSyncFactory factory = new LocalSyncFactory(null, null,
                 new io.jvmps.worker.config.WorkerProperties(),
-                java.time.Clock.systemUTC());
+                io.jvmps.common.time.MonotonicClock.SYSTEM);
         assertThat(factory.create(model, describe("SGD"), null, 0, 2)).isSameAs(LocalParameterSync.NONE);
     }
 
@@ -145,7 +145,7 @@ class AllReduceParameterSyncTest {
         model.place(Placement.workerLocal("b"));
         LocalSyncFactory factory = new LocalSyncFactory(null, null,
                 new io.jvmps.worker.config.WorkerProperties(),
-                java.time.Clock.systemUTC());
+                io.jvmps.common.time.MonotonicClock.SYSTEM);
         ServerDescription geo = new ServerDescription(0, 2, ConsistencyMode.GEO, 0, 4, 0.1, "SGD",
                 OptimizerSettings.defaults(LR));
         assertThatThrownBy(() -> factory.create(model, geo, null, 0, 2)).isInstanceOf(PsException.class)

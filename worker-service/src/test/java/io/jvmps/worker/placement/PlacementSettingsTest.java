@@ -1,6 +1,5 @@
 package io.jvmps.worker.placement;
 
-import io.jvmps.worker.config.ClusterProperties;
 import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.model.Placement;
 import org.junit.jupiter.api.Test;
@@ -17,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PlacementSettingsTest {
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({WorkerProperties.class, ClusterProperties.class})
+    @EnableConfigurationProperties({WorkerProperties.class, io.jvmps.common.node.SchedulerAddress.class,
+            io.jvmps.common.node.NodeProperties.class})
     static class Props {
         @Bean
         Placement placement(WorkerProperties props) {
