@@ -1,9 +1,9 @@
 package io.jvmps.worker;
 
-import io.jvmps.worker.config.WorkerProperties;
-import io.jvmps.worker.predict.PredictCommand;
 import io.jvmps.worker.train.TrainingThread;
 import io.jvmps.worker.train.WorkerJob;
+import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.predict.PredictCommand;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;

@@ -1,5 +1,9 @@
 package io.jvmps.worker.config;
 
+import io.jvmps.worker.train.DataLoader;
+import io.jvmps.worker.train.WorkerJob;
+import io.jvmps.worker.train.progress.TrainingMeters;
+import io.jvmps.worker.train.progress.TrainingState;
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.node.NodeProperties;
 import io.jvmps.common.node.SchedulerAddress;
@@ -19,11 +23,7 @@ import io.jvmps.worker.placement.PlacementSettings;
 import io.jvmps.worker.monitor.TrainingHealthIndicator;
 import io.jvmps.worker.monitor.WorkerMetrics;
 import io.jvmps.client.dataset.MnistDataset;
-import io.jvmps.worker.train.DataLoader;
-import io.jvmps.worker.train.TrainingMeters;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.jvmps.worker.train.TrainingState;
-import io.jvmps.worker.train.WorkerJob;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

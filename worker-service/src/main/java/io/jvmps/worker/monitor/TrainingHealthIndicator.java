@@ -1,6 +1,6 @@
 package io.jvmps.worker.monitor;
 
-import io.jvmps.worker.train.TrainingState;
+import io.jvmps.worker.train.progress.TrainingState;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;

@@ -1,8 +1,8 @@
 package io.jvmps.worker.monitor;
 
+import io.jvmps.worker.train.progress.TrainingMeters;
+import io.jvmps.worker.train.progress.TrainingState;
 import io.jvmps.common.embedding.CacheStats;
-import io.jvmps.worker.train.TrainingMeters;
-import io.jvmps.worker.train.TrainingState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

@@ -1,5 +1,6 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.worker.train.loop.ModelParameters;
 import io.jvmps.client.control.SchedulerSession;
 import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.dataset.Examples;

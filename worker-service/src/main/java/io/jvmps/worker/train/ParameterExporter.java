@@ -1,5 +1,6 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.worker.train.loop.PushedGradients;
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.worker.model.TrainableModel;
 import org.nd4j.linalg.factory.Nd4j;

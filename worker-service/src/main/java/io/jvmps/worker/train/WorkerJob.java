@@ -1,5 +1,16 @@
 package io.jvmps.worker.train;
 
+import io.jvmps.worker.train.loop.PushedGradients;
+import io.jvmps.worker.train.loop.TrainingLoop;
+import io.jvmps.worker.train.loop.TrainingLoops;
+import io.jvmps.worker.train.progress.StepReporter;
+import io.jvmps.worker.train.progress.TrainingMeters;
+import io.jvmps.worker.train.progress.TrainingState;
+import io.jvmps.worker.train.progress.TrainingSummary;
+import io.jvmps.worker.train.schedule.DynamicSchedule;
+import io.jvmps.worker.train.schedule.LoopSettings;
+import io.jvmps.worker.train.table.CtrJob;
+import io.jvmps.worker.train.table.SparseLinearJob;
 import io.jvmps.client.transport.ConnectionHolder;
 import io.jvmps.client.control.ServerRecovery;
 import io.jvmps.client.control.ProgressReporter;

@@ -1,6 +1,6 @@
 package io.jvmps.worker.web;
 
-import io.jvmps.worker.train.TrainingState;
+import io.jvmps.worker.train.progress.TrainingState;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 

@@ -1,5 +1,10 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.table;
 
+import io.jvmps.worker.train.progress.StepReporter;
+import io.jvmps.worker.train.progress.TrainingMeters;
+import io.jvmps.worker.train.progress.TrainingState;
+import io.jvmps.worker.train.progress.TrainingSummary;
+import io.jvmps.worker.train.schedule.LoopSettings;
 import io.jvmps.client.transport.ConnectionHolder;
 import io.jvmps.client.control.ServerRecovery;
 import io.jvmps.client.control.StepJoiner;
@@ -47,7 +52,7 @@ import java.util.function.Supplier;
  * wide (dim 1) and deep (dim d) tables on the servers, seed the dense part of the wide-and-deep model,
  * train with {@link CtrLoop}, then score this worker's shard of the test set (AUC against the oracle's).
  */
-class CtrJob {
+public class CtrJob {
     /** Name of the wide table (one weight per field value and crossed pair). */
     static final String WIDE_TABLE = "ctr.wide";
     /** Name of the deep table (field embeddings). */
@@ -61,21 +66,21 @@ class CtrJob {
     private final Map<String, AtomicReference<Supplier<CacheStats>>>
             cacheStats = new HashMap<>();
 
-    CtrJob(WorkerProperties props, MonotonicClock clock, TrainingMeters meters) {
+    public CtrJob(WorkerProperties props, MonotonicClock clock, TrainingMeters meters) {
         this.props = props;
         this.clock = clock;
         this.meters = meters;
     }
 
     /** What the job measured. */
-    record Outcome(TrainingSummary summary, CtrEvaluation evaluation) {
+    public record Outcome(TrainingSummary summary, CtrEvaluation evaluation) {
     }
 
     /**
      * @param held      the connections to the servers, replaced after a recovery
      * @param reconnect waits (up to the given time) until every server is alive and reachable again
      */
-    Outcome run(ConnectionHolder held, Function<Duration, ServerConnections> reconnect, int rank, String nodeId,
+    public Outcome run(ConnectionHolder held, Function<Duration, ServerConnections> reconnect, int rank, String nodeId,
                 int workers, ServerDescription semantics, StepReporterFactory reporters, TrainingState state) {
         ServerConnections connections = held.current();
         CtrProperties c = props.getCtr();
@@ -241,7 +246,7 @@ class CtrJob {
 
     /** Makes the step reporter for the loop, around the dense client whose bytes it reports. */
     @FunctionalInterface
-    interface StepReporterFactory {
+    public interface StepReporterFactory {
         StepReporter create(DenseClient dense);
     }
 }

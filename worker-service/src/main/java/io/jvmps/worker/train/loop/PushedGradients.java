@@ -1,5 +1,6 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.loop;
 
+import io.jvmps.worker.train.schedule.Steps;
 import io.jvmps.common.sharding.ParamSpec;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -14,7 +15,7 @@ import java.util.List;
  * multi-process tests check in ASYNC and SSP. Steps a rollback undid are counted again when re-pushed.
  * Used by the one training thread; not thread-safe.
  */
-final class PushedGradients {
+public final class PushedGradients {
     private final List<ParamSpec> specs;
     private final INDArray[] sums;
 
@@ -24,12 +25,12 @@ final class PushedGradients {
     }
 
     /** @return a sum that records nothing */
-    static PushedGradients none() {
+    public static PushedGradients none() {
         return new PushedGradients(List.of(), null);
     }
 
     /** @param specs the PS-managed parameters, in push order */
-    static PushedGradients of(List<ParamSpec> specs) {
+    public static PushedGradients of(List<ParamSpec> specs) {
         INDArray[] sums = new INDArray[specs.size()];
         for (int p = 0; p < specs.size(); p++) {
             sums[p] = Nd4j.zeros(DataType.FLOAT, specs.get(p).shape());
@@ -38,7 +39,7 @@ final class PushedGradients {
     }
 
     /** @param gradients one push, in the order of the specs */
-    void add(INDArray[] gradients) {
+    public void add(INDArray[] gradients) {
         if (sums == null) {
             return;
         }
@@ -48,12 +49,12 @@ final class PushedGradients {
     }
 
     /** @return the parameters and their sums; empty when nothing is recorded */
-    List<ParamSpec> specs() {
+    public List<ParamSpec> specs() {
         return sums == null ? List.of() : specs;
     }
 
     /** @return the sum of parameter {@code p} (order of {@link #specs()}) */
-    INDArray sum(int p) {
+    public INDArray sum(int p) {
         return sums[p];
     }
 }

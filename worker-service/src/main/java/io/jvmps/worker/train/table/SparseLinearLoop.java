@@ -1,5 +1,13 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.table;
 
+import io.jvmps.worker.train.loop.TrainingLoop;
+import io.jvmps.worker.train.progress.PhaseTimes;
+import io.jvmps.worker.train.progress.StepReporter;
+import io.jvmps.worker.train.progress.TrainingSummary;
+import io.jvmps.worker.train.schedule.LoopSettings;
+import io.jvmps.worker.train.schedule.ScheduledStep;
+import io.jvmps.worker.train.schedule.StepPlan;
+import io.jvmps.worker.train.schedule.Steps;
 import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.dataset.LibSvmFile;
 import io.jvmps.client.dataset.SparseBatch;
@@ -17,7 +25,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * weight rows of their features, compute, push the rows' gradients to the table (the servers' optimizer
  * applies them as they come) and the bias gradient for step t. Not thread-safe; run once.
  */
-class SparseLinearLoop implements TrainingLoop {
+public class SparseLinearLoop implements TrainingLoop {
     private final SparseSoftmax model;
     private final LibSvmFile train;
     private final EmbeddingLookup weights;
@@ -27,7 +35,7 @@ class SparseLinearLoop implements TrainingLoop {
     private final StepReporter reporter;
 
     /** @param plan the steps: this rank's static shard, or the partitions the scheduler leases */
-    SparseLinearLoop(SparseSoftmax model, LibSvmFile train, EmbeddingLookup weights, DenseClient dense,
+    public SparseLinearLoop(SparseSoftmax model, LibSvmFile train, EmbeddingLookup weights, DenseClient dense,
                      LoopSettings settings, StepPlan plan, StepReporter reporter) {
         this.model = model;
         this.train = train;

@@ -1,5 +1,11 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.table;
 
+import io.jvmps.worker.train.JobClocks;
+import io.jvmps.worker.train.progress.TrainingState;
+import io.jvmps.worker.train.progress.TrainingSummary;
+import io.jvmps.worker.train.schedule.DynamicSchedule;
+import io.jvmps.worker.train.schedule.LoopSettings;
+import io.jvmps.worker.train.schedule.StepPlan;
 import io.jvmps.client.control.ControlClient;
 import io.jvmps.client.control.ServerRecovery;
 import io.jvmps.client.control.StepJoiner;
@@ -47,7 +53,7 @@ import java.util.stream.LongStream;
  * dense {@code SOFTMAX} graph ({@code W [features, classes]} from the table's rows, {@code b} from the
  * bias), so {@code predict --data=LIBSVM} reads it like any export. Training thread only.
  */
-class SparseLinearJob {
+public class SparseLinearJob {
     /** The weight table's name. */
     static final String TABLE = "linear.weights";
     /** The dense bias's name. */
@@ -66,7 +72,7 @@ class SparseLinearJob {
     private SparseClient sparse;
 
     /** @param train the training file (its feature count is the exported model's input width) */
-    SparseLinearJob(WorkerProperties props, JobClocks clocks, LibSvmFile train, int rank, int servers) {
+    public SparseLinearJob(WorkerProperties props, JobClocks clocks, LibSvmFile train, int rank, int servers) {
         this.props = props;
         this.clocks = clocks;
         this.train = train;
@@ -81,7 +87,7 @@ class SparseLinearJob {
      * @param correct  test examples classified correctly
      * @param examples test examples scored
      */
-    record Outcome(TrainingSummary summary, long correct, int examples) {
+    public record Outcome(TrainingSummary summary, long correct, int examples) {
     }
 
     /**
@@ -89,7 +95,7 @@ class SparseLinearJob {
      * @param reconnect waits (up to the given time) until every server is alive and reachable again
      * @param leased    the dynamic schedule (kept across recoveries), or null for this rank's static shard
      */
-    Outcome run(ConnectionHolder held, Function<Duration, ServerConnections> reconnect, String nodeId, int workers,
+    public Outcome run(ConnectionHolder held, Function<Duration, ServerConnections> reconnect, String nodeId, int workers,
                 ServerDescription semantics, LibSvmFile test, DynamicSchedule leased,
                 CtrJob.StepReporterFactory reporters, TrainingState state) {
         ServerConnections connections = held.current();
@@ -161,7 +167,7 @@ class SparseLinearJob {
      * @param test     the test file the manifest's accuracy is measured on
      * @param manifest the manifest without the test result and time
      */
-    ExportManifest export(Path dir, LibSvmFile test, ExportManifest manifest) {
+    public ExportManifest export(Path dir, LibSvmFile test, ExportManifest manifest) {
         int features = train.featureSize();
         int classes = model.classes();
         float[] weights = new float[Math.multiplyExact(features, classes)];

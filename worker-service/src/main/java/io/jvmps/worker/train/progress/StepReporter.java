@@ -1,4 +1,4 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.progress;
 
 import io.jvmps.client.control.ProgressReporter;
 import io.jvmps.common.protocol.ProgressReport;
@@ -14,7 +14,7 @@ import java.util.Locale;
  * step), updates the live {@link TrainingState} and sends a progress report to the scheduler.
  * Not thread-safe: owned by the training thread.
  */
-final class StepReporter {
+public final class StepReporter {
     private static final Logger log = LoggerFactory.getLogger(StepReporter.class);
 
     private final TrainingState state;
@@ -29,13 +29,13 @@ final class StepReporter {
     private long windowSamples;
     private final java.util.function.LongConsumer stepEnd;
 
-    StepReporter(TrainingState state, ProgressReporter progress, DenseClient client, String nodeId, Clock clock,
+    public StepReporter(TrainingState state, ProgressReporter progress, DenseClient client, String nodeId, Clock clock,
                  int logInterval, TrainingMeters meters) {
         this(state, progress, client, nodeId, clock, logInterval, meters, global -> { });
     }
 
     /** @param stepEnd runs on the training thread after every step, with the steps done (e.g. a requested export) */
-    StepReporter(TrainingState state, ProgressReporter progress, DenseClient client, String nodeId, Clock clock,
+    public StepReporter(TrainingState state, ProgressReporter progress, DenseClient client, String nodeId, Clock clock,
                  int logInterval, TrainingMeters meters, java.util.function.LongConsumer stepEnd) {
         this.stepEnd = stepEnd;
         this.meters = meters;
@@ -49,7 +49,7 @@ final class StepReporter {
     }
 
     /** @return a stopwatch for a loop's phases that also reports them to the meters */
-    PhaseTimes phaseTimes() {
+    public PhaseTimes phaseTimes() {
         return new PhaseTimes(meters);
     }
 
@@ -61,7 +61,7 @@ final class StepReporter {
      * @param loss    this step's loss
      * @param samples samples in this step's batch
      */
-    void stepDone(int epoch, int step, long global, long total, double loss, int samples) {
+    public void stepDone(int epoch, int step, long global, long total, double loss, int samples) {
         long now = System.nanoTime();
         meters.step(now - lastStepNanos, loss, samples);
         windowSamples += samples;

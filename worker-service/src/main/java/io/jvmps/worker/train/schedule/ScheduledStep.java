@@ -1,4 +1,4 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.schedule;
 
 import io.jvmps.client.dataset.EpochBatches;
 
@@ -11,15 +11,15 @@ import io.jvmps.client.dataset.EpochBatches;
  * @param total   steps the job runs
  * @param batches the epoch's batches
  */
-record ScheduledStep(int epoch, int step, long index, long total, EpochBatches batches) {
+public record ScheduledStep(int epoch, int step, long index, long total, EpochBatches batches) {
 
     /** @return this step's example indices */
-    int[] examples() {
+    public int[] examples() {
         return batches.batchIndices(step);
     }
 
     /** @return the next step's example indices if the job runs it in this epoch, else null */
-    int[] nextExamplesInEpoch() {
+    public int[] nextExamplesInEpoch() {
         return step + 1 < batches.stepsPerEpoch() && index + 1 < total ? batches.batchIndices(step + 1) : null;
     }
 }

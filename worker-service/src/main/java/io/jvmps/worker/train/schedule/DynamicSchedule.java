@@ -1,4 +1,4 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.schedule;
 
 import io.jvmps.common.protocol.PartitionLease;
 import io.jvmps.client.dataset.EpochBatches;
@@ -25,12 +25,12 @@ import java.util.NoSuchElementException;
  * rollback undid: the rest of the partition that step falls in, then every partition started after it, in
  * the same order, and only then leases new ones. Not thread-safe: the training thread uses it.
  */
-final class DynamicSchedule {
+public final class DynamicSchedule {
     private static final Logger log = LoggerFactory.getLogger(DynamicSchedule.class);
 
     /** Where leases come from: records the finished partition (or none, -1) and leases the next one. */
     @FunctionalInterface
-    interface Leases {
+    public interface Leases {
         PartitionLease next(int doneEpoch, int donePartition);
     }
 
@@ -52,7 +52,7 @@ final class DynamicSchedule {
      * @param partitions P per epoch
      * @param workers    the job's worker count, for the estimate of this worker's steps
      */
-    DynamicSchedule(int samples, int partitions, int workers, LoopSettings settings, Leases leases) {
+    public DynamicSchedule(int samples, int partitions, int workers, LoopSettings settings, Leases leases) {
         this.samples = samples;
         this.partitions = partitions;
         this.settings = settings;
@@ -67,7 +67,7 @@ final class DynamicSchedule {
      * @param startStep the step this worker trains next (its first step, or where it resumes after a rollback)
      * @return the steps from there: what a rollback undid first, then newly leased partitions
      */
-    StepPlan plan(long startStep) {
+    public StepPlan plan(long startStep) {
         if (origin < 0) {
             origin = startStep;
         }

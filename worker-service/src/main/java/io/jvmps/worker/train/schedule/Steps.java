@@ -1,15 +1,15 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.schedule;
 
 import io.jvmps.client.dataset.EpochBatches;
 
 import java.util.concurrent.locks.LockSupport;
 
 /** Step arithmetic every loop shares: the batch schedule, the step budget, the benchmark delay. */
-final class Steps {
+public final class Steps {
     private Steps() {
     }
 
-    static EpochBatches batches(int samples, int workers, int rank, LoopSettings settings, int epoch) {
+    public static EpochBatches batches(int samples, int workers, int rank, LoopSettings settings, int epoch) {
         return new EpochBatches(samples, workers, rank, settings.batchSize(), settings.seed(), epoch);
     }
 
@@ -19,7 +19,7 @@ final class Steps {
      *
      * @return a one-pass iterable of the steps
      */
-    static Iterable<ScheduledStep> schedule(int samples, int workers, int rank, LoopSettings settings) {
+    public static Iterable<ScheduledStep> schedule(int samples, int workers, int rank, LoopSettings settings) {
         long total = total(samples, workers, rank, settings);
         return () -> new java.util.Iterator<ScheduledStep>() {
             private int epoch = 1;
@@ -61,13 +61,13 @@ final class Steps {
     }
 
     /** @return steps per epoch times epochs, capped by {@code maxSteps} when set */
-    static long total(int samples, int workers, int rank, LoopSettings settings) {
+    public static long total(int samples, int workers, int rank, LoopSettings settings) {
         long total = (long) batches(samples, workers, rank, settings, 1).stepsPerEpoch() * settings.epochs();
         return settings.maxSteps() > 0 ? Math.min(total, settings.maxSteps()) : total;
     }
 
     /** Pauses for the configured per-step delay (benchmarks of slow workers; zero by default). */
-    static void delay(LoopSettings settings) {
+    public static void delay(LoopSettings settings) {
         if (!settings.stepDelay().isZero()) {
             LockSupport.parkNanos(settings.stepDelay().toNanos());
         }

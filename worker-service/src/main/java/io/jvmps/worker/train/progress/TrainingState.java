@@ -1,4 +1,4 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.progress;
 
 import java.util.concurrent.atomic.AtomicReference;
 

@@ -1,5 +1,12 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.table;
 
+import io.jvmps.worker.train.loop.TrainingLoop;
+import io.jvmps.worker.train.progress.PhaseTimes;
+import io.jvmps.worker.train.progress.StepReporter;
+import io.jvmps.worker.train.progress.TrainingSummary;
+import io.jvmps.worker.train.schedule.LoopSettings;
+import io.jvmps.worker.train.schedule.ScheduledStep;
+import io.jvmps.worker.train.schedule.Steps;
 import io.jvmps.client.data.DenseClient;
 import io.jvmps.worker.ctr.ClickData;
 import io.jvmps.worker.ctr.EmbeddingLookup;
@@ -23,7 +30,7 @@ public class CtrLoop implements TrainingLoop {
     private final int workers;
     private final StepReporter reporter;
 
-    CtrLoop(WideDeepModel model, ClickData train, EmbeddingLookup wide, EmbeddingLookup deep, DenseClient dense,
+    public CtrLoop(WideDeepModel model, ClickData train, EmbeddingLookup wide, EmbeddingLookup deep, DenseClient dense,
             LoopSettings settings, int rank, int workers, StepReporter reporter) {
         this.model = model;
         this.train = train;

@@ -1,4 +1,4 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.progress;
 
 /**
  * Where the training loops report what they measure, as it happens: the wall time of each pull,

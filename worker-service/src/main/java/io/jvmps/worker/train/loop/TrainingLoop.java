@@ -1,5 +1,6 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.loop;
 
+import io.jvmps.worker.train.progress.TrainingSummary;
 /**
  * One way of training against the servers; chosen by the servers' consistency mode
  * ({@link TrainingLoops}). Not thread-safe: one loop per worker, run once.

@@ -1,4 +1,4 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.loop;
 
 import io.jvmps.common.sharding.ParamSpec;
 import io.jvmps.client.data.DenseClient;
@@ -15,12 +15,12 @@ import java.util.List;
  * {@link DenseClient} reads and writes), and the moves between those arrays, the servers and the
  * model. Not thread-safe.
  */
-final class ModelParameters {
+public final class ModelParameters {
     private final TrainableModel model;
     private final List<ParamSpec> specs;
     private final INDArray[] values;
 
-    ModelParameters(TrainableModel model) {
+    public ModelParameters(TrainableModel model) {
         this.model = model;
         this.specs = model.psParams();
         this.values = new INDArray[specs.size()];
@@ -30,25 +30,25 @@ final class ModelParameters {
     }
 
     /** @return the arrays, in model order */
-    INDArray[] values() {
+    public INDArray[] values() {
         return values;
     }
 
     /** Pulls every parameter at a version into the arrays and the model. */
-    void pullIntoModel(DenseClient client, long version) {
+    public void pullIntoModel(DenseClient client, long version) {
         client.pull(version, values);
         copyIntoModel();
     }
 
     /** Writes the arrays into the model's variables. */
-    void copyIntoModel() {
+    public void copyIntoModel() {
         for (int p = 0; p < specs.size(); p++) {
             model.setParam(specs.get(p).name(), values[p]);
         }
     }
 
     /** @return the step's gradients of the PS-managed parameters, in model order */
-    INDArray[] gradients(StepResult result) {
+    public INDArray[] gradients(StepResult result) {
         INDArray[] grads = new INDArray[specs.size()];
         for (int p = 0; p < specs.size(); p++) {
             grads[p] = result.gradients().get(specs.get(p).name());

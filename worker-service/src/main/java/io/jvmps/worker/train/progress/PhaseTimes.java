@@ -1,11 +1,11 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.progress;
 
 /**
  * Wall time a training loop spends pulling, computing and pushing, and the loop's summary. A
  * phase runs from the last {@link #lap()} or phase end to its own end; each phase is also reported to the {@link TrainingMeters}. Not thread-safe: owned by
  * the training thread.
  */
-final class PhaseTimes {
+public final class PhaseTimes {
     private final TrainingMeters meters;
     private final long start = System.nanoTime();
     private long last = start;
@@ -13,28 +13,28 @@ final class PhaseTimes {
     private long compute;
     private long push;
 
-    PhaseTimes(TrainingMeters meters) {
+    public PhaseTimes(TrainingMeters meters) {
         this.meters = meters;
     }
 
     /** Starts timing the next phase now (time since the previous mark is not counted). */
-    void lap() {
+    public void lap() {
         last = System.nanoTime();
     }
 
-    void pullDone() {
+    public void pullDone() {
         pull += elapsed(TrainingMeters.Phase.PULL);
     }
 
-    void computeDone() {
+    public void computeDone() {
         compute += elapsed(TrainingMeters.Phase.COMPUTE);
     }
 
-    void pushDone() {
+    public void pushDone() {
         push += elapsed(TrainingMeters.Phase.PUSH);
     }
 
-    TrainingSummary summary(long steps, double lastLoss, long samples) {
+    public TrainingSummary summary(long steps, double lastLoss, long samples) {
         return new TrainingSummary(steps, lastLoss, (System.nanoTime() - start) / 1e9, samples, pull / 1e9,
                 compute / 1e9, push / 1e9);
     }

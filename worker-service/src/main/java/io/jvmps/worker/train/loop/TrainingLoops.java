@@ -1,5 +1,8 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.loop;
 
+import io.jvmps.worker.train.progress.StepReporter;
+import io.jvmps.worker.train.schedule.LoopSettings;
+import io.jvmps.worker.train.schedule.StepPlan;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.dataset.Examples;
@@ -7,7 +10,7 @@ import io.jvmps.worker.model.TrainableModel;
 import io.jvmps.worker.placement.LocalParameterSync;
 
 /** Picks the training loop that matches the servers' consistency mode. */
-final class TrainingLoops {
+public final class TrainingLoops {
     private TrainingLoops() {
     }
 
@@ -17,7 +20,7 @@ final class TrainingLoops {
      * @param dynamic   the steps of dynamic data sharding, or null for this rank's static shard (GEO: always)
      * @param pushed    sums the gradients the SYNC/ASYNC/SSP loop pushes ({@link PushedGradients#none()}: not)
      */
-    static TrainingLoop create(ServerDescription servers, TrainableModel model, DenseClient client, Examples train,
+    public static TrainingLoop create(ServerDescription servers, TrainableModel model, DenseClient client, Examples train,
                                LoopSettings settings, int rank, StepReporter reporter, LocalParameterSync localSync,
                                StepPlan dynamic, PushedGradients pushed) {
         return switch (servers.mode()) {

@@ -1,5 +1,12 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.loop;
 
+import io.jvmps.worker.train.progress.PhaseTimes;
+import io.jvmps.worker.train.progress.StepReporter;
+import io.jvmps.worker.train.progress.TrainingSummary;
+import io.jvmps.worker.train.schedule.LoopSettings;
+import io.jvmps.worker.train.schedule.ScheduledStep;
+import io.jvmps.worker.train.schedule.StepPlan;
+import io.jvmps.worker.train.schedule.Steps;
 import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.dataset.EpochBatches;
 import io.jvmps.client.dataset.Examples;
@@ -30,7 +37,7 @@ public class PullComputePushLoop implements TrainingLoop {
     private final LocalParameterSync localSync;
     private final PushedGradients pushed;
 
-    PullComputePushLoop(TrainableModel model, DenseClient client, Examples train, LoopSettings settings, StepPlan plan,
+    public PullComputePushLoop(TrainableModel model, DenseClient client, Examples train, LoopSettings settings, StepPlan plan,
                         StepReporter reporter, LocalParameterSync localSync, PushedGradients pushed) {
         this.localSync = localSync;
         this.pushed = pushed;

@@ -1,5 +1,11 @@
-package io.jvmps.worker.train;
+package io.jvmps.worker.train.loop;
 
+import io.jvmps.worker.train.progress.PhaseTimes;
+import io.jvmps.worker.train.progress.StepReporter;
+import io.jvmps.worker.train.progress.TrainingSummary;
+import io.jvmps.worker.train.schedule.LoopSettings;
+import io.jvmps.worker.train.schedule.ScheduledStep;
+import io.jvmps.worker.train.schedule.Steps;
 import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.dataset.Examples;
 import io.jvmps.client.dataset.LabeledData;
@@ -27,7 +33,7 @@ public class GeoLoop implements TrainingLoop {
     private final double learningRate;
     private final ModelParameters shared;
 
-    GeoLoop(TrainableModel model, DenseClient client, Examples train, LoopSettings settings, int rank, int workers,
+    public GeoLoop(TrainableModel model, DenseClient client, Examples train, LoopSettings settings, int rank, int workers,
             StepReporter reporter, int interval, double learningRate) {
         if (interval < 1) {
             throw new IllegalArgumentException("GEO interval must be >= 1, got " + interval);
@@ -50,7 +56,7 @@ public class GeoLoop implements TrainingLoop {
     }
 
     /** @return delta pushes each worker makes: one per {@code interval} steps, rounded up */
-    long rounds() {
+    public long rounds() {
         return (totalSteps() + interval - 1) / interval;
     }
 
