@@ -192,10 +192,7 @@ public final class PsJob implements AutoCloseable {
      *                     when the servers keep no checkpoint; TIMEOUT after the recovery timeout
      */
     public ServerRecovery.Resumed resume(DenseStart dense, PsException cause) {
-        if (!dense.recovery().recovers(cause)) {
-            throw cause;
-        }
-        return dense.recovery().resume(cause, held);
+        return dense.recovery().resumeAfter(cause, held, () -> { });
     }
 
     /** @return the sparse data plane (declare tables first with {@link ControlClient#declareSparse}) */

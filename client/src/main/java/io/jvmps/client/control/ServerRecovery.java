@@ -143,6 +143,22 @@ public final class ServerRecovery {
         return resumed;
     }
 
+    /**
+     * The one recovery step of every training loop, for a push or pull that failed with {@code cause}: rethrows it
+     * when it is no server loss (or recovery is off), and otherwise runs {@code onRecovering} (the job shows its
+     * state and says why) and {@link #resume resumes}.
+     *
+     * @throws PsException {@code cause} itself when recovery does not handle it; STATE_LOST or TIMEOUT from
+     *                     {@link #resume}
+     */
+    public Resumed resumeAfter(PsException cause, ConnectionHolder held, Runnable onRecovering) {
+        if (!recovers(cause)) {
+            throw cause;
+        }
+        onRecovering.run();
+        return resume(cause, held);
+    }
+
     /** @return true when the error means a lost server or a rollback, and recovery is on */
     public boolean recovers(PsException e) {
         return !timeout.isZero() && TRIGGERS.contains(e.code());

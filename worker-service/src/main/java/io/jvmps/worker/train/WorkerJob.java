@@ -252,12 +252,10 @@ public class WorkerJob {
      */
     private ServerRecovery.Resumed recover(ServerRecovery recovery, PsException cause, ConnectionHolder held,
                                            String what) {
-        if (!recovery.recovers(cause)) {
-            throw cause;
-        }
-        state.phase(TrainingState.Phase.RECOVERING);
-        log.warn("{} ({}); recovering from their newest checkpoint", what, cause.getMessage());
-        return recovery.resume(cause, held);
+        return recovery.resumeAfter(cause, held, () -> {
+            state.phase(TrainingState.Phase.RECOVERING);
+            log.warn("{} ({}); recovering from their newest checkpoint", what, cause.getMessage());
+        });
     }
 
     /** @param leased the dynamic schedule (kept across recoveries), or null for this rank's static shard */

@@ -140,14 +140,14 @@ public class CtrJob {
                     logCache(DEEP_TABLE, deep.stats());
                 } catch (PsException e) {
                     if (!recovery.recovers(e)) {
-                        writeBackOnStop(wide, deep, e);
-                        throw e;
+                        writeBackOnStop(wide, deep, e); // the job ends: keep what the caches learnt
                     }
-                    state.phase(TrainingState.Phase.RECOVERING);
-                    log.warn("Lost the servers' state ({}); recovering from their newest checkpoint. The embedding "
-                            + "caches' rows are dropped unwritten: they belong to steps the servers roll back",
-                            e.getMessage());
-                    ServerRecovery.Resumed resumed = recovery.resume(e, held);
+                    ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held, () -> {
+                        state.phase(TrainingState.Phase.RECOVERING);
+                        log.warn("Lost the servers' state ({}); recovering from their newest checkpoint. The "
+                                + "embedding caches' rows are dropped unwritten: they belong to steps the servers "
+                                + "roll back", e.getMessage());
+                    });
                     dense = resumed.client();
                     sparse = sparseClient(resumed.connections(), rank);
                     start = resumed.step();

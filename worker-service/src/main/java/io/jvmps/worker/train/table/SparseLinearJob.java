@@ -128,12 +128,10 @@ public class SparseLinearJob {
                 summary = new SparseLinearLoop(model, train, new DirectLookup(sparse, TABLE, model.classes()), dense,
                         settings, plan, reporters.create(dense)).run();
             } catch (PsException e) {
-                if (!recovery.recovers(e)) {
-                    throw e;
-                }
-                state.phase(TrainingState.Phase.RECOVERING);
-                log.warn("Lost the servers' state ({}); recovering from their newest checkpoint", e.getMessage());
-                ServerRecovery.Resumed resumed = recovery.resume(e, held);
+                ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held, () -> {
+                    state.phase(TrainingState.Phase.RECOVERING);
+                    log.warn("Lost the servers' state ({}); recovering from their newest checkpoint", e.getMessage());
+                });
                 dense = resumed.client();
                 sparse = sparseClient(resumed.connections());
                 start = resumed.step();
