@@ -1,6 +1,7 @@
 package io.jvmps.client.control;
 
 import io.jvmps.common.cluster.ClusterView;
+import io.jvmps.common.cluster.Heartbeats;
 import io.jvmps.common.cluster.NodeRole;
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.protocol.ErrorCode;
@@ -15,7 +16,6 @@ import io.jvmps.common.time.MonotonicClock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A worker's membership in a job: registers with the scheduler (retrying until a deadline), keeps a
@@ -28,9 +28,9 @@ public class SchedulerSession implements AutoCloseable {
 
     private final SchedulerClient client;
     private final String host;
-    private final Duration heartbeatInterval;
     private final MonotonicClock clock;
-    private final ScheduledExecutorService heartbeats;
+    private final ScheduledExecutorService heartbeatThread;
+    private final Heartbeats heartbeats;
     private volatile RegisterResponse registration;
     private volatile boolean failed;
     private volatile ClusterView latestView;
@@ -47,13 +47,14 @@ public class SchedulerSession implements AutoCloseable {
     public SchedulerSession(SchedulerClient client, String host, Duration heartbeatInterval, MonotonicClock clock) {
         this.client = client;
         this.host = host;
-        this.heartbeatInterval = heartbeatInterval;
         this.clock = clock;
-        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+        this.heartbeatThread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "heartbeat");
             t.setDaemon(true);
             return t;
         });
+        this.heartbeats = new Heartbeats(client, heartbeatThread, heartbeatInterval, view -> latestView = view,
+                () -> null);
     }
 
     /** @return the client this session talks through */
@@ -85,8 +86,7 @@ public class SchedulerSession implements AutoCloseable {
                 if (registration.jobFailure() != null) {
                     throw new JobFailedException(registration.jobFailure());
                 }
-                heartbeats.scheduleWithFixedDelay(this::beat, heartbeatInterval.toMillis(),
-                        heartbeatInterval.toMillis(), TimeUnit.MILLISECONDS);
+                heartbeats.start(() -> registration.nodeId(), this::forgotten);
                 return registration;
             } catch (PsException e) {
                 if (Thread.currentThread().isInterrupted()) {
@@ -131,25 +131,15 @@ public class SchedulerSession implements AutoCloseable {
         return latestView;
     }
 
-    private void beat() {
+    /** The scheduler forgot this worker (it restarted without its state): register again with the old id and rank. */
+    private void forgotten(String nodeId) {
         RegisterResponse reg = registration;
         try {
-            latestView = client.heartbeat(reg.nodeId());
-        } catch (PsException e) {
-            if (e.code() == ErrorCode.UNKNOWN_KEY) {
-                log.warn("scheduler no longer knows {}: re-registering", reg.nodeId());
-                try {
-                    registration = client.register(new RegisterRequest(NodeRole.WORKER, host,
-                            rsocketPort, httpPort, reg.nodeId(), reg.rank()));
-                    latestView = registration.view();
-                } catch (PsException again) {
-                    log.warn("re-registration failed: {}", again.getMessage());
-                }
-            } else {
-                log.debug("heartbeat failed: {}", e.getMessage());
-            }
-        } catch (RuntimeException e) {
-            log.warn("heartbeat failed", e);
+            registration = client.register(new RegisterRequest(NodeRole.WORKER, host, rsocketPort, httpPort,
+                    reg.nodeId(), reg.rank()));
+            latestView = registration.view();
+        } catch (PsException again) {
+            log.warn("re-registration failed: {}", again.getMessage()); // the next heartbeat tries again
         }
     }
 
@@ -233,7 +223,7 @@ public class SchedulerSession implements AutoCloseable {
 
     @Override
     public void close() {
-        heartbeats.shutdownNow();
+        heartbeatThread.shutdownNow();
         RegisterResponse reg = registration;
         if (reg != null) {
             try {

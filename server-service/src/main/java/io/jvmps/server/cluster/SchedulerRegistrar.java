@@ -1,6 +1,7 @@
 package io.jvmps.server.cluster;
 
 import io.jvmps.common.cluster.ClusterView;
+import io.jvmps.common.cluster.Heartbeats;
 import io.jvmps.common.cluster.NodeRole;
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.protocol.ErrorCode;
@@ -14,7 +15,6 @@ import io.jvmps.common.time.Deadline;
 import io.jvmps.common.time.MonotonicClock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -48,7 +48,7 @@ public final class SchedulerRegistrar implements AutoCloseable {
     private final java.util.function.Supplier<io.jvmps.common.protocol.ServerVitals> vitals;
     private final ScheduledExecutorService executor;
     private volatile Deadline deadline;
-    private volatile ScheduledFuture<?> heartbeats;
+    private final Heartbeats heartbeats;
     private volatile int rsocketPort;
     private volatile int httpPort;
 
@@ -89,6 +89,7 @@ public final class SchedulerRegistrar implements AutoCloseable {
         });
         pool.setRemoveOnCancelPolicy(true);
         this.executor = pool;
+        this.heartbeats = new Heartbeats(client, pool, timing.heartbeatInterval(), views, vitals);
     }
 
     /**
@@ -135,8 +136,7 @@ public final class SchedulerRegistrar implements AutoCloseable {
             }
             log.info("Server rank {} registered as {}, serving RSocket on {}:{}", answer.rank(), answer.nodeId(), host,
                     rsocketPort);
-            long every = timing.heartbeatInterval().toMillis();
-            heartbeats = executor.scheduleWithFixedDelay(this::heartbeat, every, every, TimeUnit.MILLISECONDS);
+            heartbeats.start(identity::nodeId, this::forgotten);
         } catch (PsException e) {
             retryOrExit(previousNodeId, e);
         } catch (RuntimeException e) {
@@ -163,24 +163,10 @@ public final class SchedulerRegistrar implements AutoCloseable {
         }
     }
 
-    private void heartbeat() {
-        String nodeId = identity.nodeId();
-        try {
-            views.accept(client.heartbeat(nodeId, vitals.get()));
-        } catch (PsException e) {
-            if (executor.isShutdown()) {
-                return;
-            }
-            if (e.code() == ErrorCode.UNKNOWN_KEY) {
-                log.warn("Scheduler forgot {} ({}); registering again", nodeId, e.getMessage());
-                heartbeats.cancel(false);
-                deadline = Deadline.after(timing.timeout(), clock);
-                executor.execute(() -> attempt(nodeId));
-                return;
-            }
-            log.warn("Heartbeat of {} to {} failed: {}", nodeId, client.base(), e.getMessage());
-        } catch (RuntimeException e) {
-            log.warn("Heartbeat of {} to {} failed: {}", nodeId, client.base(), e.toString());
-        }
+    /** The scheduler forgot this server (it restarted without its state): register again under the old id. */
+    private void forgotten(String nodeId) {
+        heartbeats.stop();
+        deadline = Deadline.after(timing.timeout(), clock);
+        executor.execute(() -> attempt(nodeId));
     }
 }
