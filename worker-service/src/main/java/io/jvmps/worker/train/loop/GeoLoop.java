@@ -1,6 +1,7 @@
 package io.jvmps.worker.train.loop;
 
 import io.jvmps.worker.train.progress.PhaseTimes;
+import io.jvmps.worker.train.progress.StepTally;
 import io.jvmps.worker.train.progress.StepReporter;
 import io.jvmps.worker.train.progress.TrainingSummary;
 import io.jvmps.worker.train.schedule.LoopSettings;
@@ -62,18 +63,15 @@ public class GeoLoop implements TrainingLoop {
 
     @Override
     public TrainingSummary run() {
-        long total = totalSteps();
-        long global = settings.startStep(); // a worker that took over a dead rank starts at a round's first step
-        long samples = 0;
-        long round = global / interval;
-        double loss = Double.NaN;
-        PhaseTimes times = reporter.phaseTimes();
+        // a worker that took over a dead rank starts at a round's first step
+        StepTally tally = new StepTally(reporter, settings.startStep(), totalSteps());
+        long total = tally.total();
+        long round = tally.global() / interval;
+        PhaseTimes times = tally.times();
         shared.pullIntoModel(client, 0);
         INDArray[] local = copy(shared.values());
         times.pullDone();
         for (ScheduledStep scheduled : Steps.schedule(train.size(), workers, rank, settings)) {
-            int epoch = scheduled.epoch();
-            int step = scheduled.step();
             times.lap();
             LabeledData batch = train.gather(scheduled.examples());
             StepResult result = model.gradients(batch.features(), batch.labels());
@@ -84,21 +82,19 @@ public class GeoLoop implements TrainingLoop {
             writeIntoModel(local);
             Steps.delay(settings);
             times.computeDone();
-            global++;
-            loss = result.loss();
-            samples += batch.size();
-            if (global % interval == 0 || global == total) {
+            long done = tally.global() + 1; // steps done once this one is
+            if (done % interval == 0 || done == total) {
                 client.push(round, deltas(local));
                 round++;
                 times.pushDone();
-                long waitFor = global == total ? rounds() : 0;
+                long waitFor = done == total ? rounds() : 0;
                 shared.pullIntoModel(client, waitFor);
                 local = copy(shared.values());
                 times.pullDone();
             }
-            reporter.stepDone(epoch, step, global, total, loss, batch.size());
+            tally.stepDone(scheduled.epoch(), scheduled.step(), result.loss(), batch.size());
         }
-        return times.summary(global, loss, samples);
+        return tally.summary();
     }
 
     private INDArray[] deltas(INDArray[] local) {

@@ -1,6 +1,7 @@
 package io.jvmps.worker.train.loop;
 
 import io.jvmps.worker.train.progress.PhaseTimes;
+import io.jvmps.worker.train.progress.StepTally;
 import io.jvmps.worker.train.progress.StepReporter;
 import io.jvmps.worker.train.progress.TrainingSummary;
 import io.jvmps.worker.train.schedule.LoopSettings;
@@ -57,14 +58,10 @@ public class PullComputePushLoop implements TrainingLoop {
 
     @Override
     public TrainingSummary run() {
-        long total = totalSteps();
-        long global = settings.startStep();
-        long samples = 0;
-        double loss = Double.NaN;
-        PhaseTimes times = reporter.phaseTimes();
+        StepTally tally = new StepTally(reporter, settings.startStep(), totalSteps());
+        PhaseTimes times = tally.times();
         for (ScheduledStep scheduled : plan.steps()) {
-            int epoch = scheduled.epoch();
-            int step = scheduled.step();
+            long global = tally.global();
             times.lap();
             params.pullIntoModel(client, global);
             times.pullDone();
@@ -77,12 +74,9 @@ public class PullComputePushLoop implements TrainingLoop {
             pushed.add(gradients);
             times.pushDone();
             localSync.afterStep(global, result);
-            global++;
-            loss = result.loss();
-            samples += batch.size();
-            reporter.stepDone(epoch, step, global, total, loss, batch.size());
+            tally.stepDone(scheduled.epoch(), scheduled.step(), result.loss(), batch.size());
         }
-        params.pullIntoModel(client, global);
-        return times.summary(global, loss, samples);
+        params.pullIntoModel(client, tally.global());
+        return tally.summary();
     }
 }

@@ -2,6 +2,7 @@ package io.jvmps.worker.train.table;
 
 import io.jvmps.worker.train.loop.TrainingLoop;
 import io.jvmps.worker.train.progress.PhaseTimes;
+import io.jvmps.worker.train.progress.StepTally;
 import io.jvmps.worker.train.progress.StepReporter;
 import io.jvmps.worker.train.progress.TrainingSummary;
 import io.jvmps.worker.train.schedule.LoopSettings;
@@ -50,18 +51,14 @@ public class CtrLoop implements TrainingLoop {
 
     @Override
     public TrainingSummary run() {
-        long total = totalSteps();
-        long global = settings.startStep();
-        long samples = 0;
-        double loss = Double.NaN;
+        StepTally tally = new StepTally(reporter, settings.startStep(), totalSteps());
         INDArray[] params = model.emptyParams();
-        PhaseTimes times = reporter.phaseTimes();
+        PhaseTimes times = tally.times();
         int[] nextExamples = null;      // the next step's examples, when this epoch has one
         long[] nextWideIds = null;
         long[] nextDeepIds = null;
         for (ScheduledStep scheduled : Steps.schedule(train.size(), workers, rank, settings)) {
-            int epoch = scheduled.epoch();
-            int step = scheduled.step();
+            long global = tally.global();
             times.lap();
             dense.pull(global, params);
             model.setParams(params);
@@ -84,16 +81,13 @@ public class CtrLoop implements TrainingLoop {
             deep.update(global, result.deepGrad());
             dense.push(global, result.dense());
             times.pushDone();
-            global++;
-            loss = result.loss();
-            samples += examples.length;
-            reporter.stepDone(epoch, step, global, total, loss, examples.length);
+            tally.stepDone(scheduled.epoch(), scheduled.step(), result.loss(), examples.length);
         }
         wide.flush();
         deep.flush();
-        dense.pull(global, params);
+        dense.pull(tally.global(), params);
         model.setParams(params);
-        return times.summary(global, loss, samples);
+        return tally.summary();
     }
 
     private float[] labels(int[] examples) {

@@ -2,6 +2,7 @@ package io.jvmps.worker.train.table;
 
 import io.jvmps.worker.train.loop.TrainingLoop;
 import io.jvmps.worker.train.progress.PhaseTimes;
+import io.jvmps.worker.train.progress.StepTally;
 import io.jvmps.worker.train.progress.StepReporter;
 import io.jvmps.worker.train.progress.TrainingSummary;
 import io.jvmps.worker.train.schedule.LoopSettings;
@@ -57,13 +58,11 @@ public class SparseLinearLoop implements TrainingLoop {
      */
     @Override
     public TrainingSummary run() {
-        long total = totalSteps();
-        long global = settings.startStep();
-        long samples = 0;
-        double loss = Double.NaN;
+        StepTally tally = new StepTally(reporter, settings.startStep(), totalSteps());
         INDArray[] bias = {Nd4j.create(DataType.FLOAT, model.classes())};
-        PhaseTimes times = reporter.phaseTimes();
+        PhaseTimes times = tally.times();
         for (ScheduledStep scheduled : plan.steps()) {
+            long global = tally.global();
             times.lap();
             dense.pull(global, bias);
             SparseBatch batch = train.gatherSparse(scheduled.examples());
@@ -83,12 +82,9 @@ public class SparseLinearLoop implements TrainingLoop {
             dense.push(global, new INDArray[]{Nd4j.create(result.biasGradient(), new long[]{model.classes()},
                     DataType.FLOAT)});
             times.pushDone();
-            global++;
-            loss = result.loss();
-            samples += batch.size();
-            reporter.stepDone(scheduled.epoch(), scheduled.step(), global, total, loss, batch.size());
+            tally.stepDone(scheduled.epoch(), scheduled.step(), result.loss(), batch.size());
         }
         weights.flush();
-        return times.summary(global, loss, samples);
+        return tally.summary();
     }
 }
