@@ -35,6 +35,10 @@ class ServerVitalsSourceTest {
 
         metrics.timePush(Mono.delay(Duration.ofMillis(20)).thenReturn(1)).block();
         metrics.timePush(Mono.error(new IllegalStateException("refused"))).onErrorResume(e -> Mono.empty()).block();
+        // the timer records in doFinally, which may run just after block() returned
+        io.jvmps.server.support.Await.until(() -> pushes(registry, "success") == 1 && pushes(registry, "error") == 1,
+                Duration.ofSeconds(10), () -> "both pushes timed (success " + pushes(registry, "success") + ", error "
+                        + pushes(registry, "error") + ")");
         Gauge.builder("ps.server.checkpoint.step", () -> 30).register(registry);
         Gauge.builder("ps.server.checkpoint.age", () -> 12.5).register(registry);
 
@@ -45,5 +49,10 @@ class ServerVitalsSourceTest {
         assertThat(after.checkpointStep()).isEqualTo(30);
         assertThat(after.checkpointAgeSeconds()).isEqualTo(12.5);
         assertThat(after.stalenessServed()).isZero();
+    }
+
+    private static long pushes(SimpleMeterRegistry registry, String outcome) {
+        io.micrometer.core.instrument.Timer timer = registry.find("ps.server.push").tag("outcome", outcome).timer();
+        return timer == null ? 0 : timer.count();
     }
 }
