@@ -30,11 +30,11 @@ public interface PushApplication {
      * @param apply   {@code ps.server.push-apply}
      * @param applier where {@link PushApply#PER_SLICE} applies slices, off the event loops
      * @return the application that {@code apply} names, over {@code policy}
-     * @throws IllegalStateException when {@code policy} cannot take what {@code apply} hands it
+     * @throws IllegalStateException when {@code policy} cannot take what {@code apply} hands it (the store's bean
+     *                               refuses such a pairing first, by mode, with {@link PushApply#requireSupports})
      */
     static PushApplication create(PushApply apply, ConsistencyPolicy policy, DenseStore store, PushLedger ledger,
                                   ChannelReader reader, Executor applier, PushChecks checks) {
-        apply.requireSupports(policy.mode());
         if (apply == PushApply.WHOLE_PUSH) {
             return new WholePushes(store, policy, ledger, reader, checks);
         }
