@@ -60,7 +60,7 @@ FROM base AS worker
 # worker: several workers sharing the cores ran each step ~2.4x slower with nd4j's default.
 ENV PS_WORKER_HTTP_PORT=8080 \
     PS_WORKER_RSOCKET_PORT=7001 \
-    PS_WORKER_DATAPATH=/data/mnist \
+    PS_WORKER_DATASET_PATH=/data/mnist \
     OMP_NUM_THREADS=1
 EXPOSE 7001
 COPY --from=unpack --chown=ps:ps /out/worker/ /app/

@@ -4,7 +4,7 @@
 #
 # Usage: scripts/run-local.sh [--build] [-- WORKER_ARGS...]
 #   --build        rebuild the jars first (they are also built when any exec jar is missing)
-#   -- ARGS        passed to every worker, e.g. -- --ps.worker.epochs=1 --ps.worker.model=SOFTMAX
+#   -- ARGS        passed to every worker, e.g. -- --ps.worker.training.epochs=1 --ps.worker.model=SOFTMAX
 #
 # Every line a node prints is shown prefixed with its name: [scheduler]; a server or worker is
 # [server#i] / [worker#i] (launch order) until the scheduler gives it a rank, then [server-<rank>] /
@@ -14,13 +14,14 @@
 # Environment:
 #   PS_SERVERS=2 PS_WORKERS=2   cluster size
 #   PS_SCHED_PORT               scheduler HTTP port (default: first free port from 18080)
-#   PS_EPOCHS=3 PS_BATCH_SIZE=32   become --ps.worker.epochs / --ps.worker.batch-size (PS_WORKER_EPOCHS and
-#                                  PS_WORKER_BATCHSIZE are read the same way when these are unset)
+#   PS_EPOCHS=3 PS_BATCH_SIZE=32   become --ps.worker.training.epochs / --ps.worker.training.batch-size
+#                                  (PS_WORKER_TRAINING_EPOCHS and PS_WORKER_TRAINING_BATCHSIZE, or their old
+#                                  names PS_WORKER_EPOCHS and PS_WORKER_BATCHSIZE, count when these are unset)
 #   PS_DATA_DIR                 MNIST folder (default <repo>/data/mnist; fetched when absent)
 #   PS_SERVER_ARGS              arguments for every server (space-separated); when unset, Adam at 0.005
 #                               after a 200-update warm-up, with a cosine decay to 0 over the job's steps
 #   PS_TIMEOUT                  give up after this many seconds of training (default 0: never)
-# The trained model is written to run/model (model.sd + model.json) unless --ps.worker.export-dir is given.
+# The trained model is written to run/model (model.sd + model.json) unless --ps.worker.output.model-dir is given.
 #   PS_WORKER_EXTRA_JAVA_OPTS   JVM options added to the workers' (default -XX:TieredStopAtLevel=1: C1 only;
 #                               set it empty for C2, e.g. for long jobs)
 #   PS_JAR_DIR, JAVA_OPTS, JAVA_HOME   see scripts/ps-launch.sh
@@ -230,10 +231,13 @@ export MS_SERVER_NUM="$servers" MS_WORKER_NUM="$workers"
 export MS_SCHED_HOST=127.0.0.1 MS_SCHED_PORT="$port" MS_NODE_HOST=127.0.0.1
 
 # has_worker_arg NAME : succeed when the user passed --NAME or --NAME=... after --.
+# has_worker_arg NAME...: whether the worker arguments set any of the names (a property and its old name)
 has_worker_arg() {
-    local a
+    local a name
     for a in "${worker_args[@]}"; do
-        [[ "$a" == "--$1" || "$a" == "--$1="* ]] && return 0
+        for name in "$@"; do
+            [[ "$a" == "--$name" || "$a" == "--$name="* ]] && return 0
+        done
     done
     return 1
 }
@@ -246,18 +250,18 @@ readonly DEFAULT_EPOCHS=3 DEFAULT_BATCH=32 DEFAULT_LEARNING_RATE=0.005 DEFAULT_W
 # The workers JIT-compile with C1 only: their Java code drives native kernels, and C2's compilations took more
 # CPU from a 2-minute job on two cores than its faster code gave back (docs/benchmarks.md). Servers keep C2.
 readonly DEFAULT_WORKER_EXTRA_JAVA_OPTS="-XX:TieredStopAtLevel=1"
-# The workers' own variables (PS_WORKER_EPOCHS, PS_WORKER_BATCHSIZE) count too: the arguments below would
-# otherwise override them without a word. PS_EPOCHS / PS_BATCH_SIZE win over them.
-epochs="${PS_EPOCHS:-${PS_WORKER_EPOCHS:-$DEFAULT_EPOCHS}}"
-batch="${PS_BATCH_SIZE:-${PS_WORKER_BATCHSIZE:-$DEFAULT_BATCH}}"
-is_count "$epochs" || ps_die "PS_EPOCHS (or PS_WORKER_EPOCHS) must be a positive integer, got '$epochs'"
-is_count "$batch" || ps_die "PS_BATCH_SIZE (or PS_WORKER_BATCHSIZE) must be a positive integer, got '$batch'"
-extra_worker_args=("--ps.worker.data-path=$data_dir")
-has_worker_arg ps.worker.epochs || extra_worker_args+=("--ps.worker.epochs=$epochs")
-has_worker_arg ps.worker.batch-size || extra_worker_args+=("--ps.worker.batch-size=$batch")
+# The workers' own variables (PS_WORKER_TRAINING_EPOCHS, PS_WORKER_TRAINING_BATCHSIZE, or their old names) count
+# too: the arguments below would otherwise override them without a word. PS_EPOCHS / PS_BATCH_SIZE win over them.
+epochs="${PS_EPOCHS:-${PS_WORKER_TRAINING_EPOCHS:-${PS_WORKER_EPOCHS:-$DEFAULT_EPOCHS}}}"
+batch="${PS_BATCH_SIZE:-${PS_WORKER_TRAINING_BATCHSIZE:-${PS_WORKER_BATCHSIZE:-$DEFAULT_BATCH}}}"
+is_count "$epochs" || ps_die "PS_EPOCHS (or PS_WORKER_TRAINING_EPOCHS) must be a positive integer, got '$epochs'"
+is_count "$batch" || ps_die "PS_BATCH_SIZE (or PS_WORKER_TRAINING_BATCHSIZE) must be a positive integer, got '$batch'"
+extra_worker_args=("--ps.worker.dataset.path=$data_dir")
+has_worker_arg ps.worker.training.epochs ps.worker.epochs || extra_worker_args+=("--ps.worker.training.epochs=$epochs")
+has_worker_arg ps.worker.training.batch-size ps.worker.batch-size || extra_worker_args+=("--ps.worker.training.batch-size=$batch")
 model_dir="$PS_REPO_ROOT/run/model"
-if ! has_worker_arg ps.worker.export-dir; then
-    extra_worker_args+=("--ps.worker.export-dir=$model_dir")
+if ! has_worker_arg ps.worker.output.model-dir ps.worker.export-dir; then
+    extra_worker_args+=("--ps.worker.output.model-dir=$model_dir")
     rm -f "$model_dir/model.sd" "$model_dir/model.json" # a model in run/model is this run's, never an older one
 fi
 server_args=()
@@ -361,7 +365,7 @@ if [[ "$state" != "FINISHED" || "$total" -eq 0 ]]; then
     exit 1
 fi
 awk -v c="$correct" -v t="$total" 'BEGIN { printf "Final test accuracy: %.2f%% (%d/%d)\n", 100 * c / t, c, t }'
-if ! has_worker_arg ps.worker.export-dir && [[ -f "$model_dir/model.sd" ]]; then
+if ! has_worker_arg ps.worker.output.model-dir ps.worker.export-dir && [[ -f "$model_dir/model.sd" ]]; then
     echo "Trained model: $model_dir/model.sd (+ model.json); classify with: scripts/predict.sh --model=$model_dir"
 fi
 printf 'Total wall time: %dm %02ds (cluster %dm %02ds)\n' \

@@ -3,7 +3,7 @@
 # rank from the scheduler, trains on its share of the MNIST files in DATA_PATH (fetch them with
 # scripts/fetch-mnist.sh) and reports its test accuracy to the scheduler. It picks free HTTP and
 # RSocket ports unless PS_WORKER_HTTP_PORT / PS_WORKER_RSOCKET_PORT are set.
-# Extra arguments go to the Spring Boot app (e.g. --ps.worker.epochs=1).
+# Extra arguments go to the Spring Boot app (e.g. --ps.worker.training.epochs=1).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
@@ -16,5 +16,5 @@ export MS_ROLE=MS_WORKER
 DATA_PATH="${DATA_PATH:-$repo/data/mnist}"
 
 exec "$repo/scripts/ps-launch.sh" \
-    "--ps.worker.data-path=$DATA_PATH" \
+    "--ps.worker.dataset.path=$DATA_PATH" \
     "$@"

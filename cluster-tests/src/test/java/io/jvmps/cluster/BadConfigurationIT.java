@@ -21,22 +21,22 @@ class BadConfigurationIT {
             NodeProcess server = cluster.startRaw("server", "server-service", "--ps.consistency.staleness=-1");
             NodeProcess model = cluster.startRaw("worker-model", "worker-service", "--ps.worker.model=RESNET");
             NodeProcess data = cluster.startRaw("worker-data", "worker-service",
-                    "--ps.worker.data-path=/nonexistent/mnist");
+                    "--ps.worker.dataset.path=/nonexistent/mnist");
             Path mlp = UserModelFiles.pixelMlp(cluster.freshDir("user-files").resolve("mlp.sd"), 1);
             NodeProcess graph = cluster.startRaw("worker-graph", "worker-service", "--ps.worker.model=" + mlp,
                     "--ps.worker.graph.input=pixels", "--ps.worker.graph.label=digit", "--ps.worker.graph.loss=loss");
-            NodeProcess csv = cluster.startRaw("worker-csv", "worker-service", "--ps.worker.data=CSV");
+            NodeProcess csv = cluster.startRaw("worker-csv", "worker-service", "--ps.worker.dataset.format=CSV");
 
             expect(scheduler, LINE + "ps.scheduler.port must be between 1 and 65535");
             expect(server, LINE + "ps.consistency.staleness must be >= 0");
             expect(model, LINE + "[INVALID_ARGUMENT] ps.worker.model='RESNET' is neither a built-in model [LENET5, "
                     + "SOFTMAX], a ModelProvider on the class path [], nor a model file (no file at ");
             expect(data, LINE + "[INVALID_ARGUMENT] MNIST data not found in directory /nonexistent/mnist (which does not exist)");
-            assertThat(data.logText()).contains("point ps.worker.data-path at a directory");
+            assertThat(data.logText()).contains("point ps.worker.dataset.path at a directory");
             expect(graph, LINE + "[INVALID_ARGUMENT] model file mlp.sd has no variable 'loss' (ps.worker.graph.loss); "
                     + "its variables: [");
             assertThat(graph.logText()).contains("hidden_W:VARIABLE").contains("pixels:PLACEHOLDER").contains("xent:");
-            expect(csv, LINE + "[INVALID_ARGUMENT] ps.worker.train-file is not set (ps.worker.data=CSV reads it)");
+            expect(csv, LINE + "[INVALID_ARGUMENT] ps.worker.dataset.train-file is not set (ps.worker.dataset.format=CSV reads it)");
         }
     }
 

@@ -69,9 +69,9 @@ class ChaosDrill {
                     "--ps.optimizer.learning-rate=0.002", "--ps.checkpoint.dir=" + checkpoints,
                     "--ps.checkpoint.every-steps=50", "--ps.node.heartbeat-interval=300ms",
                     "--ps.server.register-retry=500ms"};
-            String[] workerArgs = {"--ps.worker.model=SOFTMAX", "--ps.worker.data-path=" + TestPaths.mnist(),
-                    "--ps.worker.epochs=3", "--ps.worker.batch-size=32", "--ps.worker.seed=11",
-                    "--ps.worker.log-interval=10", "--ps.worker.step-delay=" + (chaos ? "150ms" : "0s"),
+            String[] workerArgs = {"--ps.worker.model=SOFTMAX", "--ps.worker.dataset.path=" + TestPaths.mnist(),
+                    "--ps.worker.training.epochs=3", "--ps.worker.training.batch-size=32", "--ps.worker.training.seed=11",
+                    "--ps.worker.training.log-interval=10", "--ps.worker.training.step-delay=" + (chaos ? "150ms" : "0s"),
                     "--ps.node.heartbeat-interval=300ms"};
             Map<String, NodeProcess> nodes = new LinkedHashMap<>();
             nodes.put("scheduler", cluster.startScheduler(SERVERS, WORKERS, schedulerArgs));

@@ -121,10 +121,10 @@ class CheckpointFailoverIT {
             }
             NodeProcess[] workers = new NodeProcess[WORKERS];
             String[] workerArgv = {"--ps.worker.model=SOFTMAX",
-                    "--ps.worker.data=SYNTHETIC", "--ps.worker.train-limit=" + SAMPLES, "--ps.worker.test-limit=128",
-                    "--ps.worker.batch-size=" + BATCH, "--ps.worker.epochs=4", "--ps.worker.max-steps=" + steps,
-                    "--ps.worker.seed=" + SEED, "--ps.worker.log-interval=10", "--ps.worker.output-dir=" + out,
-                    "--ps.worker.step-delay=" + (loss == Loss.NONE ? "0s" : "100ms")};
+                    "--ps.worker.dataset.format=SYNTHETIC", "--ps.worker.dataset.train-limit=" + SAMPLES, "--ps.worker.dataset.test-limit=128",
+                    "--ps.worker.training.batch-size=" + BATCH, "--ps.worker.training.epochs=4", "--ps.worker.training.max-steps=" + steps,
+                    "--ps.worker.training.seed=" + SEED, "--ps.worker.training.log-interval=10", "--ps.worker.output.parameters-dir=" + out,
+                    "--ps.worker.training.step-delay=" + (loss == Loss.NONE ? "0s" : "100ms")};
             for (int w = 0; w < WORKERS; w++) {
                 workers[w] = cluster.startWorker(w, servers, WORKERS, workerArgv);
             }

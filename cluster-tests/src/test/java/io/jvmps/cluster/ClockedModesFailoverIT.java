@@ -50,12 +50,12 @@ class ClockedModesFailoverIT {
             NodeProcess[] workers = new NodeProcess[WORKERS];
             for (int w = 0; w < WORKERS; w++) {
                 List<String> args = new ArrayList<>(List.of("--ps.worker.model=SOFTMAX",
-                        "--ps.worker.data=SYNTHETIC", "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256",
-                        "--ps.worker.batch-size=16", "--ps.worker.epochs=" + EPOCHS,
-                        "--ps.worker.seed=7", "--ps.worker.log-interval=10", "--ps.worker.step-delay=100ms",
+                        "--ps.worker.dataset.format=SYNTHETIC", "--ps.worker.dataset.train-limit=1024", "--ps.worker.dataset.test-limit=256",
+                        "--ps.worker.training.batch-size=16", "--ps.worker.training.epochs=" + EPOCHS,
+                        "--ps.worker.training.seed=7", "--ps.worker.training.log-interval=10", "--ps.worker.training.step-delay=100ms",
                         "--ps.node.heartbeat-interval=300ms"));
                 if (!geo) {
-                    args.addAll(List.of("--ps.worker.sharding=DYNAMIC", "--ps.worker.data-partitions=" + PARTITIONS));
+                    args.addAll(List.of("--ps.worker.dataset.sharding=DYNAMIC", "--ps.worker.dataset.partitions=" + PARTITIONS));
                 }
                 workers[w] = cluster.startWorker(w, 2, WORKERS, args.toArray(String[]::new));
             }

@@ -79,14 +79,14 @@ class ComposeEndToEndIT {
         // A slice of MNIST keeps the test near a minute of training; workers stay up after training
         // so that their metrics can be scraped once the job is done.
         env.put("PS_WORKER_MODEL", "LENET5");
-        env.put("PS_WORKER_TRAINLIMIT", Integer.toString(TRAIN_LIMIT));
-        env.put("PS_WORKER_TESTLIMIT", Integer.toString(TEST_LIMIT));
-        env.put("PS_WORKER_EPOCHS", Integer.toString(EPOCHS));
-        env.put("PS_WORKER_BATCHSIZE", Integer.toString(BATCH));
+        env.put("PS_WORKER_DATASET_TRAINLIMIT", Integer.toString(TRAIN_LIMIT));
+        env.put("PS_WORKER_DATASET_TESTLIMIT", Integer.toString(TEST_LIMIT));
+        env.put("PS_WORKER_TRAINING_EPOCHS", Integer.toString(EPOCHS));
+        env.put("PS_WORKER_TRAINING_BATCHSIZE", Integer.toString(BATCH));
         env.put("PS_CONSISTENCY_MODE", "SYNC");
         env.put("PS_OPTIMIZER_TYPE", "ADAM");
         env.put("PS_OPTIMIZER_LEARNINGRATE", Double.toString(LEARNING_RATE));
-        env.put("PS_WORKER_EXITONFINISH", "false");
+        env.put("PS_WORKER_LIFECYCLE_EXITONFINISH", "false");
         // the compose file's checkpoints (one shared volume), taken often enough to crash a server mid-job
         env.put("PS_CHECKPOINT_EVERYSTEPS", "10");
         env.put("PS_SCHEDULER_HEARTBEATTIMEOUT", "6s");
@@ -231,9 +231,9 @@ class ComposeEndToEndIT {
             }
             List<NodeProcess> workers = new ArrayList<>();
             for (int w = 0; w < 2; w++) {
-                workers.add(cluster.startWorker(w, 2, 2, "--ps.worker.model=LENET5", "--ps.worker.data-path=" + data,
-                        "--ps.worker.train-limit=" + TRAIN_LIMIT, "--ps.worker.test-limit=" + TEST_LIMIT,
-                        "--ps.worker.epochs=" + EPOCHS, "--ps.worker.batch-size=" + BATCH));
+                workers.add(cluster.startWorker(w, 2, 2, "--ps.worker.model=LENET5", "--ps.worker.dataset.path=" + data,
+                        "--ps.worker.dataset.train-limit=" + TRAIN_LIMIT, "--ps.worker.dataset.test-limit=" + TEST_LIMIT,
+                        "--ps.worker.training.epochs=" + EPOCHS, "--ps.worker.training.batch-size=" + BATCH));
             }
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(6))).as(worker.name() + "\n" + worker.tail()).isZero();

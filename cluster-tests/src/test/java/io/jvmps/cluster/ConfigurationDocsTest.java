@@ -23,13 +23,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * processor writes from the services' {@code @ConfigurationProperties} types (plus common's hand-written entries for
  * the {@code ps.security.*} settings bound at start-up): every {@code ps.*} property the code binds has a row, every
  * row names a property the code binds, and every default the code declares is the one the row states. A row may name
- * siblings ({@code `ps.worker.csv.header`, `delimiter`}) with one default each ({@code true, `,`}).
+ * siblings ({@code `ps.worker.dataset.csv.header`, `delimiter`}) with one default each ({@code true, `,`}).
  */
 class ConfigurationDocsTest {
     private static final List<String> MODULES = List.of("common", "scheduler-service", "server-service",
             "worker-service");
     /** A table row: its property cell (one name, or a name and its siblings: {@code `ps.a.b`, `c`}) and default. */
     private static final Pattern ROW = Pattern.compile("^\\| (`ps\\.[a-z0-9.-]+`(?:, `[a-z0-9-]+`)*)[^|]*\\|[^|]*\\|([^|]*)\\|");
+    /** A row of the old-names table: the old name and the new one, nothing else. */
+    private static final Pattern RENAME_ROW = Pattern.compile("^\\| `(ps\\.[a-z0-9.-]+)` \\| `(ps\\.[a-z0-9.-]+)` \\|$");
 
     @Test
     void everyBoundPropertyHasARowWithItsDefaultAndEveryRowIsBound() throws IOException {
@@ -55,8 +57,35 @@ class ConfigurationDocsTest {
         assertThat(wrong).as("defaults in docs/configuration.md that are not the code's").isEmpty();
     }
 
-    /** @return every {@code ps.*} property of the services' metadata, by name */
+    @Test
+    void theOldNamesTableIsTheMetadatasDeprecations() throws IOException {
+        Map<String, String> deprecated = new TreeMap<>();
+        metadata().forEach((name, property) -> {
+            if (property.has("deprecation")) {
+                deprecated.put(name, property.get("deprecation").get("replacement").asString());
+            }
+        });
+        Map<String, String> documented = new TreeMap<>();
+        for (String line : Files.readAllLines(TestPaths.repo().resolve("docs/configuration.md"))) {
+            Matcher m = RENAME_ROW.matcher(line);
+            if (m.matches()) {
+                documented.put(m.group(1), m.group(2));
+            }
+        }
+        assertThat(deprecated).as("old names the worker still binds").hasSizeGreaterThan(20);
+        assertThat(documented).as("docs/configuration.md, \"Old worker property names\"").isEqualTo(deprecated);
+        assertThat(boundProperties()).as("every new name is bound").containsKeys(deprecated.values().toArray(String[]::new));
+    }
+
+    /** @return every {@code ps.*} property the services bind under its current name, by name */
     private static Map<String, JsonNode> boundProperties() throws IOException {
+        Map<String, JsonNode> bound = new TreeMap<>(metadata());
+        bound.values().removeIf(property -> property.has("deprecation"));
+        return bound;
+    }
+
+    /** @return every {@code ps.*} property of the services' metadata, old names included, by name */
+    private static Map<String, JsonNode> metadata() throws IOException {
         JsonMapper json = JsonMapper.builder().build();
         Map<String, JsonNode> properties = new TreeMap<>();
         for (String module : MODULES) {

@@ -49,9 +49,9 @@ class ConsistencyModesBenchmark {
             long start = System.nanoTime();
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
-                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.data-path=" + data,
-                        "--ps.worker.train-limit=" + images, "--ps.worker.epochs=1", "--ps.worker.batch-size=64",
-                        "--ps.worker.log-interval=100", "--ps.worker.step-delay=" + (w == 1 ? slowDelay : "0ms"));
+                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.dataset.path=" + data,
+                        "--ps.worker.dataset.train-limit=" + images, "--ps.worker.training.epochs=1", "--ps.worker.training.batch-size=64",
+                        "--ps.worker.training.log-interval=100", "--ps.worker.training.step-delay=" + (w == 1 ? slowDelay : "0ms"));
             }
             long bytes = 0;
             double[] trainSeconds = new double[2];

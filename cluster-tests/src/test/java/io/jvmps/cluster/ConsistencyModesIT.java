@@ -136,12 +136,12 @@ class ConsistencyModesIT {
                 "--ps.optimizer.learning-rate=" + LR, "--ps.consistency.geo-learning-rate=" + LR, extra.trim());
         List<NodeProcess> started = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
-            started.add(cluster.startWorker(w, 1, workers, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
-                    "--ps.worker.train-limit=" + SAMPLES, "--ps.worker.test-limit=64",
-                    "--ps.worker.batch-size=" + BATCH, "--ps.worker.epochs=2",
-                    "--ps.worker.max-steps=" + (workers == 1 ? STEPS : STEPS / 2), "--ps.worker.seed=" + SEED,
-                    "--ps.worker.log-interval=5", "--ps.worker.output-dir=" + out,
-                    "--ps.worker.step-delay=" + (w == 1 ? slowDelay : "0ms")));
+            started.add(cluster.startWorker(w, 1, workers, "--ps.worker.model=SOFTMAX", "--ps.worker.dataset.format=SYNTHETIC",
+                    "--ps.worker.dataset.train-limit=" + SAMPLES, "--ps.worker.dataset.test-limit=64",
+                    "--ps.worker.training.batch-size=" + BATCH, "--ps.worker.training.epochs=2",
+                    "--ps.worker.training.max-steps=" + (workers == 1 ? STEPS : STEPS / 2), "--ps.worker.training.seed=" + SEED,
+                    "--ps.worker.training.log-interval=5", "--ps.worker.output.parameters-dir=" + out,
+                    "--ps.worker.training.step-delay=" + (w == 1 ? slowDelay : "0ms")));
         }
         return new Started(server, started);
     }

@@ -46,9 +46,9 @@ class CsvStreamingBenchmark {
                 NodeProcess scheduler = cluster.startScheduler(1, 1);
                 cluster.startServer(0, 1, 1, "--ps.optimizer.type=SGD", "--ps.optimizer.learning-rate=0.05");
                 NodeProcess worker = cluster.startWorkerWithHeap(0, 1, 1, "-Xmx512m", "--ps.worker.model=SOFTMAX",
-                        "--ps.worker.data=CSV", "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test,
-                        "--ps.worker.csv.label=digit", "--ps.worker.epochs=1", "--ps.worker.batch-size=" + BATCH,
-                        "--ps.worker.log-interval=1000");
+                        "--ps.worker.dataset.format=CSV", "--ps.worker.dataset.train-file=" + train, "--ps.worker.dataset.test-file=" + test,
+                        "--ps.worker.dataset.csv.label=digit", "--ps.worker.training.epochs=1", "--ps.worker.training.batch-size=" + BATCH,
+                        "--ps.worker.training.log-interval=1000");
                 long peakKb = 0;
                 long deadline = System.nanoTime() + Duration.ofMinutes(40).toNanos();
                 while (worker.process().isAlive() && System.nanoTime() < deadline) {

@@ -50,7 +50,7 @@ class CtrBenchmark {
         Result r = run("ctr-bench-auc", "ADAGRAD", rate, List.of("--ps.worker.ctr.fields=8",
                 "--ps.worker.ctr.vocabulary=" + vocabulary, "--ps.worker.ctr.crosses=3",
                 "--ps.worker.ctr.train-size=400000", "--ps.worker.ctr.test-size=50000", "--ps.worker.ctr.dim=8",
-                "--ps.worker.batch-size=256", "--ps.worker.epochs=" + epochs));
+                "--ps.worker.training.batch-size=256", "--ps.worker.training.epochs=" + epochs));
         BenchmarkReport.record(String.format(Locale.ROOT, "wide-and-deep, 8 fields x %s values, 3 crosses, 400k "
                         + "examples, %s epochs, ADAGRAD %s: test AUC %.4f, oracle AUC %.4f, gap %.4f (%d steps, %.1f s)",
                 vocabulary, epochs, rate, r.auc, r.oracle, r.oracle - r.auc, r.steps, r.seconds));
@@ -63,8 +63,8 @@ class CtrBenchmark {
         String epochs = System.getProperty("ctr.epochs", "4");
         List<String> job = List.of("--ps.worker.ctr.fields=8", "--ps.worker.ctr.vocabulary=100000",
                 "--ps.worker.ctr.zipf=1.05", "--ps.worker.ctr.crosses=0", "--ps.worker.ctr.train-size=200000",
-                "--ps.worker.ctr.test-size=10000", "--ps.worker.ctr.dim=64", "--ps.worker.batch-size=" + batch,
-                "--ps.worker.epochs=" + epochs);
+                "--ps.worker.ctr.test-size=10000", "--ps.worker.ctr.dim=64", "--ps.worker.training.batch-size=" + batch,
+                "--ps.worker.training.epochs=" + epochs);
         Result direct = run("ctr-bench-direct", "SGD", "0.5", with(job, "--ps.worker.ctr.vocab-cache-size=0"));
         for (String eviction : System.getProperty("ctr.evictions", "LRU,LFU").split(",")) {
             Result cached = run("ctr-bench-cached-" + eviction, "SGD", "0.5", with(with(job,
@@ -94,8 +94,8 @@ class CtrBenchmark {
                 cluster.startServer(s, 2, 1, "--ps.optimizer.type=" + optimizer, "--ps.optimizer.learning-rate=" + rate,
                         "--ps.consistency.mode=SYNC", "--ps.node.host=" + SERVER_HOST);
             }
-            List<String> args = new ArrayList<>(List.of("--ps.worker.job=CTR", "--ps.worker.log-interval=100",
-                    "--ps.worker.seed=11"));
+            List<String> args = new ArrayList<>(List.of("--ps.worker.job=CTR", "--ps.worker.training.log-interval=100",
+                    "--ps.worker.training.seed=11"));
             args.addAll(job);
             NodeProcess worker = cluster.startWorker(0, 2, 1, args.toArray(String[]::new));
             assertThat(worker.awaitExit(Duration.ofMinutes(30))).as(worker.name() + "\n" + worker.tail()).isZero();

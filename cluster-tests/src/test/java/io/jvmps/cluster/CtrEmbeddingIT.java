@@ -29,8 +29,8 @@ class CtrEmbeddingIT {
     private static final List<String> JOB = List.of("--ps.worker.job=CTR", "--ps.worker.ctr.fields=6",
             "--ps.worker.ctr.vocabulary=400", "--ps.worker.ctr.crosses=2", "--ps.worker.ctr.train-size=4000",
             "--ps.worker.ctr.test-size=2000", "--ps.worker.ctr.dim=4", "--ps.worker.ctr.hidden1=16",
-            "--ps.worker.ctr.hidden2=8", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
-            "--ps.worker.log-interval=25", "--ps.worker.seed=5");
+            "--ps.worker.ctr.hidden2=8", "--ps.worker.training.batch-size=32", "--ps.worker.training.epochs=2",
+            "--ps.worker.training.log-interval=25", "--ps.worker.training.seed=5");
 
     @Test
     void theCacheLeavesTheSameTablesAsDirectLookupAndTheModelLearns() throws Exception {
@@ -91,7 +91,7 @@ class CtrEmbeddingIT {
             }
             List<String> args = new java.util.ArrayList<>(JOB);
             args.add(cacheSetting);
-            args.add("--ps.worker.output-dir=" + out);
+            args.add("--ps.worker.output.parameters-dir=" + out);
             NodeProcess worker = cluster.startWorker(0, 2, 1, args.toArray(String[]::new));
             assertThat(worker.awaitExit(Duration.ofMinutes(4))).as(worker.name() + " exit code\n" + worker.tail()).isZero();
             return new Run(out, worker.logText());

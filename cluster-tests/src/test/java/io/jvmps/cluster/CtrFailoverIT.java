@@ -27,8 +27,8 @@ class CtrFailoverIT {
     private static final List<String> JOB = List.of("--ps.worker.job=CTR", "--ps.worker.ctr.fields=6",
             "--ps.worker.ctr.vocabulary=400", "--ps.worker.ctr.crosses=2", "--ps.worker.ctr.train-size=4000",
             "--ps.worker.ctr.test-size=1000", "--ps.worker.ctr.dim=4", "--ps.worker.ctr.hidden1=16",
-            "--ps.worker.ctr.hidden2=8", "--ps.worker.batch-size=32", "--ps.worker.epochs=1",
-            "--ps.worker.max-steps=60", "--ps.worker.log-interval=10", "--ps.worker.seed=5",
+            "--ps.worker.ctr.hidden2=8", "--ps.worker.training.batch-size=32", "--ps.worker.training.epochs=1",
+            "--ps.worker.training.max-steps=60", "--ps.worker.training.log-interval=10", "--ps.worker.training.seed=5",
             "--ps.worker.ctr.vocab-cache-size=0");
 
     @Test
@@ -63,8 +63,8 @@ class CtrFailoverIT {
                 servers.add(cluster.startServer(s, 2, 1, serverArgv));
             }
             List<String> workerArgs = new ArrayList<>(JOB);
-            workerArgs.add("--ps.worker.output-dir=" + out);
-            workerArgs.add("--ps.worker.step-delay=" + (killAServer ? "100ms" : "0s"));
+            workerArgs.add("--ps.worker.output.parameters-dir=" + out);
+            workerArgs.add("--ps.worker.training.step-delay=" + (killAServer ? "100ms" : "0s"));
             NodeProcess worker = cluster.startWorker(0, 2, 1, workerArgs.toArray(String[]::new));
             if (killAServer) {
                 NodeProcess victim = servers.get(1);

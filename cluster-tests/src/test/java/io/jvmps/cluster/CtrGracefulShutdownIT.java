@@ -33,8 +33,8 @@ class CtrGracefulShutdownIT {
             NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.job=CTR", "--ps.worker.ctr.fields=4",
                     "--ps.worker.ctr.vocabulary=50000", "--ps.worker.ctr.crosses=0",
                     "--ps.worker.ctr.train-size=200000", "--ps.worker.ctr.test-size=1000", "--ps.worker.ctr.dim=4",
-                    "--ps.worker.ctr.vocab-cache-size=60000", "--ps.worker.batch-size=32", "--ps.worker.epochs=1",
-                    "--ps.worker.log-interval=20");
+                    "--ps.worker.ctr.vocab-cache-size=60000", "--ps.worker.training.batch-size=32", "--ps.worker.training.epochs=1",
+                    "--ps.worker.training.log-interval=20");
             worker.awaitLog(Pattern.compile("epoch: 1 step: 100,"), Duration.ofMinutes(3));
             worker.process().destroy(); // SIGTERM
             assertThat(worker.awaitExit(Duration.ofSeconds(90))).as(worker.tail()).isNotZero();

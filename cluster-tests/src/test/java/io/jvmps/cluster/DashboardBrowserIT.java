@@ -47,9 +47,9 @@ class DashboardBrowserIT {
         try (LocalCluster cluster = new LocalCluster("dashboard-browser")) {
             cluster.startScheduler(1, 1);
             cluster.startServer(0, 1, 1, "--ps.optimizer.type=SGD", "--ps.optimizer.learning-rate=0.1");
-            NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
-                    "--ps.worker.train-limit=2048", "--ps.worker.batch-size=32", "--ps.worker.epochs=3",
-                    "--ps.worker.log-interval=2", "--ps.worker.step-delay=50ms", "--ps.worker.exit-on-finish=false");
+            NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.model=SOFTMAX", "--ps.worker.dataset.format=SYNTHETIC",
+                    "--ps.worker.dataset.train-limit=2048", "--ps.worker.training.batch-size=32", "--ps.worker.training.epochs=3",
+                    "--ps.worker.training.log-interval=2", "--ps.worker.training.step-delay=50ms", "--ps.worker.lifecycle.exit-on-finish=false");
             worker.awaitLog(java.util.regex.Pattern.compile("epoch: 1 step: 4, loss is"), Duration.ofMinutes(3));
 
             try (HeadlessChromium browser = new HeadlessChromium(chromium.get())) {

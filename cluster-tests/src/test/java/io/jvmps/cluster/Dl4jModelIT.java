@@ -49,9 +49,9 @@ class Dl4jModelIT {
             NodeProcess[] workers = new NodeProcess[WORKERS];
             for (int w = 0; w < WORKERS; w++) {
                 workers[w] = cluster.startWorker(w, SERVERS, WORKERS, "--ps.worker.model=" + network,
-                        "--ps.worker.data=MNIST", "--ps.worker.data-path=" + TestPaths.mnist(),
-                        "--ps.worker.train-limit=6000", "--ps.worker.batch-size=50",
-                        "--ps.worker.epochs=1", "--ps.worker.export-dir=" + export);
+                        "--ps.worker.dataset.format=MNIST", "--ps.worker.dataset.path=" + TestPaths.mnist(),
+                        "--ps.worker.dataset.train-limit=6000", "--ps.worker.training.batch-size=50",
+                        "--ps.worker.training.epochs=1", "--ps.worker.output.model-dir=" + export);
             }
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.tail()).isZero();

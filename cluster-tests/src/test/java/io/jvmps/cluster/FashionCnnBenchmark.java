@@ -79,9 +79,9 @@ class FashionCnnBenchmark {
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
                 workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=" + model,
-                        "--ps.worker.data-path=" + data, "--ps.worker.epochs=" + EPOCHS,
-                        "--ps.worker.batch-size=" + BATCH, "--ps.worker.log-interval=500",
-                        "--ps.worker.export-dir=" + cluster.logDir().resolve("model"));
+                        "--ps.worker.dataset.path=" + data, "--ps.worker.training.epochs=" + EPOCHS,
+                        "--ps.worker.training.batch-size=" + BATCH, "--ps.worker.training.log-interval=500",
+                        "--ps.worker.output.model-dir=" + cluster.logDir().resolve("model"));
             }
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(60))).as(worker.tail()).isZero();

@@ -73,10 +73,10 @@ class HybridEquivalenceIT {
             NodeProcess[] workers = new NodeProcess[WORKERS];
             for (int w = 0; w < WORKERS; w++) {
                 List<String> args = new ArrayList<>(List.of("--ps.worker.model=SOFTMAX",
-                        "--ps.worker.data=SYNTHETIC", "--ps.worker.train-limit=" + SAMPLES,
-                        "--ps.worker.test-limit=128", "--ps.worker.batch-size=" + BATCH, "--ps.worker.epochs=2",
-                        "--ps.worker.max-steps=" + STEPS, "--ps.worker.seed=" + SEED, "--ps.worker.log-interval=5",
-                        "--ps.worker.output-dir=" + out));
+                        "--ps.worker.dataset.format=SYNTHETIC", "--ps.worker.dataset.train-limit=" + SAMPLES,
+                        "--ps.worker.dataset.test-limit=128", "--ps.worker.training.batch-size=" + BATCH, "--ps.worker.training.epochs=2",
+                        "--ps.worker.training.max-steps=" + STEPS, "--ps.worker.training.seed=" + SEED, "--ps.worker.training.log-interval=5",
+                        "--ps.worker.output.parameters-dir=" + out));
                 args.addAll(List.of(workerArgs));
                 workers[w] = cluster.startWorker(w, SERVERS, WORKERS, args.toArray(String[]::new));
             }

@@ -35,9 +35,9 @@ class InitInServerBenchmark {
                     "--ps.worker.ctr.fields=8", "--ps.worker.ctr.vocabulary=1048576", "--ps.worker.ctr.dim=64",
                     "--ps.worker.ctr.crosses=0", "--ps.worker.ctr.init-in-server=true",
                     "--ps.worker.ctr.vocab-cache-size=100000", "--ps.worker.ctr.train-size=100000",
-                    "--ps.worker.ctr.test-size=10000", "--ps.worker.batch-size=256", "--ps.worker.epochs=1",
-                    "--ps.worker.log-interval=100", "--ps.worker.server-wait-timeout=10m",
-                    "--ps.worker.request-timeout=10m");
+                    "--ps.worker.ctr.test-size=10000", "--ps.worker.training.batch-size=256", "--ps.worker.training.epochs=1",
+                    "--ps.worker.training.log-interval=100", "--ps.worker.servers.wait-timeout=10m",
+                    "--ps.worker.servers.request-timeout=10m");
             assertThat(worker.awaitExit(Duration.ofMinutes(30))).as(worker.tail()).isZero();
             String log = worker.logText();
             Matcher declared = DECLARED.matcher(log);

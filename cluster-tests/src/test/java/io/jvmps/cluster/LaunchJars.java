@@ -110,7 +110,7 @@ final class LaunchJars {
                 "-Dps.security.secret=class-data-sharing-training-run", "-jar", thin.toString(),
                 "--server.port=0", "--spring.rsocket.server.port=0", "--ps.scheduler.port=9",
                 // a worker reads its data while the context starts (the cluster tests fetch MNIST first)
-                Files.isDirectory(mnist) ? "--ps.worker.data-path=" + mnist : "--ps.worker.data=SYNTHETIC"));
+                Files.isDirectory(mnist) ? "--ps.worker.dataset.path=" + mnist : "--ps.worker.dataset.format=SYNTHETIC"));
         try {
             Files.deleteIfExists(archive);
             run(record, "recording the class-data-sharing archive of " + thin);

@@ -31,9 +31,9 @@ class LeNetMnistIT {
             }
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
-                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.data-path=" + data,
-                        "--ps.worker.train-limit=8000", "--ps.worker.test-limit=2000", "--ps.worker.epochs=2",
-                        "--ps.worker.batch-size=32");
+                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.dataset.path=" + data,
+                        "--ps.worker.dataset.train-limit=8000", "--ps.worker.dataset.test-limit=2000", "--ps.worker.training.epochs=2",
+                        "--ps.worker.training.batch-size=32");
             }
             workers[0].awaitLog(Pattern.compile("epoch: 1 step: 30, loss is"), Duration.ofMinutes(5));
             assertNodesReadByThreadCpu(servers, workers);

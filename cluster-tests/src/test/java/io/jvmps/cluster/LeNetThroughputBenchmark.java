@@ -63,9 +63,9 @@ class LeNetThroughputBenchmark {
             }
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
-                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.data-path=" + data,
-                        "--ps.worker.test-limit=1000", "--ps.worker.epochs=1",
-                        "--ps.worker.batch-size=" + BATCH, "--ps.worker.log-interval=50");
+                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.dataset.path=" + data,
+                        "--ps.worker.dataset.test-limit=1000", "--ps.worker.training.epochs=1",
+                        "--ps.worker.training.batch-size=" + BATCH, "--ps.worker.training.log-interval=50");
             }
             double total = 0;
             for (NodeProcess worker : workers) {

@@ -33,11 +33,11 @@ class LostServerWithoutCheckpointIT {
         try (LocalCluster cluster = new LocalCluster("lost-server-without-checkpoint")) {
             String[] serverArgs = {"--ps.server.register-retry=500ms"};
             List<NodeProcess> servers = cluster.startJobWithFastFailureDetection(2, 2, "SYNC", serverArgs);
-            String[] workerArgs = {"--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
-                    "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",
-                    "--ps.worker.epochs=4", "--ps.worker.seed=7", "--ps.worker.log-interval=10",
-                    "--ps.worker.step-delay=100ms", "--ps.node.heartbeat-interval=300ms",
-                    "--ps.worker.recovery-timeout=60s"};
+            String[] workerArgs = {"--ps.worker.model=SOFTMAX", "--ps.worker.dataset.format=SYNTHETIC",
+                    "--ps.worker.dataset.train-limit=1024", "--ps.worker.dataset.test-limit=256", "--ps.worker.training.batch-size=16",
+                    "--ps.worker.training.epochs=4", "--ps.worker.training.seed=7", "--ps.worker.training.log-interval=10",
+                    "--ps.worker.training.step-delay=100ms", "--ps.node.heartbeat-interval=300ms",
+                    "--ps.worker.servers.recovery-timeout=60s"};
             NodeProcess[] workers = {cluster.startWorker(0, 2, 2, workerArgs), cluster.startWorker(1, 2, 2, workerArgs)};
             workers[0].awaitLog(Pattern.compile("epoch: 1 step: 20,"), Duration.ofMinutes(3));
             NodeProcess victim = servers.get(1);

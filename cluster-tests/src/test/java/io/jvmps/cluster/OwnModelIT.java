@@ -38,10 +38,10 @@ class OwnModelIT {
             }
             NodeProcess[] workers = new NodeProcess[WORKERS];
             for (int w = 0; w < WORKERS; w++) {
-                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, withGraph(model, "--ps.worker.data=CSV",
-                        "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test, "--ps.worker.csv.label=digit",
-                        "--ps.worker.batch-size=32", "--ps.worker.epochs=2", "--ps.worker.export-dir=" + export,
-                        "--ps.worker.step-delay=25ms"));
+                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, withGraph(model, "--ps.worker.dataset.format=CSV",
+                        "--ps.worker.dataset.train-file=" + train, "--ps.worker.dataset.test-file=" + test, "--ps.worker.dataset.csv.label=digit",
+                        "--ps.worker.training.batch-size=32", "--ps.worker.training.epochs=2", "--ps.worker.output.model-dir=" + export,
+                        "--ps.worker.training.step-delay=25ms"));
             }
             exportWhileTraining(cluster, workers, export);
             for (NodeProcess worker : workers) {
@@ -118,9 +118,9 @@ class OwnModelIT {
             NodeProcess scheduler = cluster.startScheduler(1, 1);
             cluster.startServer(0, 1, 1, "--ps.optimizer.type=SGD", "--ps.optimizer.learning-rate=0.2",
                     "--ps.consistency.mode=SYNC");
-            NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.model=SOFTMAX", "--ps.worker.data=LIBSVM",
-                    "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test, "--ps.worker.num-features=784",
-                    "--ps.worker.batch-size=32", "--ps.worker.epochs=2", "--ps.worker.export-dir=" + export);
+            NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.model=SOFTMAX", "--ps.worker.dataset.format=LIBSVM",
+                    "--ps.worker.dataset.train-file=" + train, "--ps.worker.dataset.test-file=" + test, "--ps.worker.dataset.num-features=784",
+                    "--ps.worker.training.batch-size=32", "--ps.worker.training.epochs=2", "--ps.worker.output.model-dir=" + export);
             assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.tail()).isZero();
             assertThat(worker.logText()).contains("Indexed " + train + ": 3000 examples of 784 features, 10 classes");
             Matcher job = scheduler.awaitLog(FINISHED, Duration.ofSeconds(30));
@@ -149,12 +149,12 @@ class OwnModelIT {
             }
             NodeProcess[] workers = new NodeProcess[WORKERS];
             for (int w = 0; w < WORKERS; w++) {
-                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, withGraph(model, "--ps.worker.data=NPY",
-                        "--ps.worker.train-file=" + train, "--ps.worker.train-labels-file=" + files.resolve("train-y.npy"),
-                        "--ps.worker.test-file=" + test,
-                        "--ps.worker.test-labels-file=" + files.resolve("test-y.npy"), "--ps.worker.sharding=DYNAMIC",
-                        "--ps.worker.data-partitions=8", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
-                        "--ps.worker.export-dir=" + export));
+                workers[w] = cluster.startWorker(w, SERVERS, WORKERS, withGraph(model, "--ps.worker.dataset.format=NPY",
+                        "--ps.worker.dataset.train-file=" + train, "--ps.worker.dataset.train-labels-file=" + files.resolve("train-y.npy"),
+                        "--ps.worker.dataset.test-file=" + test,
+                        "--ps.worker.dataset.test-labels-file=" + files.resolve("test-y.npy"), "--ps.worker.dataset.sharding=DYNAMIC",
+                        "--ps.worker.dataset.partitions=8", "--ps.worker.training.batch-size=32", "--ps.worker.training.epochs=2",
+                        "--ps.worker.output.model-dir=" + export));
             }
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.name() + "\n" + worker.tail()).isZero();
@@ -181,9 +181,9 @@ class OwnModelIT {
             NodeProcess scheduler = cluster.startScheduler(1, 1);
             cluster.startServer(0, 1, 1, "--ps.optimizer.type=SGD", "--ps.optimizer.learning-rate=0.1");
             NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.plugins-dir=" + jar.getParent(),
-                    "--ps.worker.model=" + ProviderJar.NAME, "--ps.worker.data-path=" + TestPaths.mnist(),
-                    "--ps.worker.train-limit=3000", "--ps.worker.test-limit=500", "--ps.worker.epochs=1",
-                    "--ps.worker.batch-size=32");
+                    "--ps.worker.model=" + ProviderJar.NAME, "--ps.worker.dataset.path=" + TestPaths.mnist(),
+                    "--ps.worker.dataset.train-limit=3000", "--ps.worker.dataset.test-limit=500", "--ps.worker.training.epochs=1",
+                    "--ps.worker.training.batch-size=32");
             assertThat(worker.awaitExit(Duration.ofMinutes(3))).as(worker.tail()).isZero();
             assertThat(worker.logText()).contains("Plugin jars from " + jar.getParent().toAbsolutePath()
                     + ": [wide-softmax.jar]").contains("model wide-softmax with " + ProviderJar.PARAMETERS + " parameters");
@@ -203,8 +203,8 @@ class OwnModelIT {
             lines.set(17, lines.get(17).replaceFirst("^[0-9]+,", "x7,"));
             Files.write(train, lines);
             cluster.startScheduler(1, 1);
-            NodeProcess worker = cluster.startWorker(0, 1, 1, withGraph(model, "--ps.worker.data=CSV",
-                    "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + train, "--ps.worker.csv.label=digit"));
+            NodeProcess worker = cluster.startWorker(0, 1, 1, withGraph(model, "--ps.worker.dataset.format=CSV",
+                    "--ps.worker.dataset.train-file=" + train, "--ps.worker.dataset.test-file=" + train, "--ps.worker.dataset.csv.label=digit"));
             assertThat(worker.awaitExit(Duration.ofMinutes(2))).as(worker.tail()).isNotZero();
             assertThat(worker.logText()).contains("Worker failed: [INVALID_ARGUMENT] " + train + " line 18: column 0 "
                     + "'x7' is not a number");

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Single-process training of the softmax model on the synthetic data the workers use with
- * {@code --ps.worker.data=SYNTHETIC}: each step's gradient is the mean of the W workers' batch
+ * {@code --ps.worker.dataset.format=SYNTHETIC}: each step's gradient is the mean of the W workers' batch
  * gradients for that step, applied either by plain SGD written out here (an independent check of the
  * servers' maths) or by one of the servers' own optimizers (a yardstick for runs whose point is not the
  * optimizer, e.g. a failover with Adam). The reference the cluster runs are compared with.

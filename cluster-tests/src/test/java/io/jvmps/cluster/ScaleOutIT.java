@@ -97,10 +97,10 @@ class ScaleOutIT {
     }
 
     private static NodeProcess startWorker(LocalCluster cluster, int index) throws Exception {
-        return cluster.startWorker(index, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
-                "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",
-                "--ps.worker.epochs=" + EPOCHS, "--ps.worker.sharding=DYNAMIC",
-                "--ps.worker.data-partitions=" + PARTITIONS, "--ps.worker.seed=7", "--ps.worker.log-interval=20",
-                "--ps.worker.step-delay=100ms", "--ps.node.heartbeat-interval=300ms");
+        return cluster.startWorker(index, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.dataset.format=SYNTHETIC",
+                "--ps.worker.dataset.train-limit=1024", "--ps.worker.dataset.test-limit=256", "--ps.worker.training.batch-size=16",
+                "--ps.worker.training.epochs=" + EPOCHS, "--ps.worker.dataset.sharding=DYNAMIC",
+                "--ps.worker.dataset.partitions=" + PARTITIONS, "--ps.worker.training.seed=7", "--ps.worker.training.log-interval=20",
+                "--ps.worker.training.step-delay=100ms", "--ps.node.heartbeat-interval=300ms");
     }
 }

@@ -30,11 +30,11 @@ class SchedulerRestartIT {
             }
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
-                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
-                        "--ps.worker.train-limit=1024", "--ps.worker.test-limit=128", "--ps.worker.batch-size=16",
-                        "--ps.worker.epochs=4", "--ps.worker.max-steps=60", "--ps.worker.seed=7",
-                        "--ps.worker.log-interval=10", "--ps.worker.step-delay=400ms",
-                        "--ps.worker.server-wait-interval=500ms",
+                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.dataset.format=SYNTHETIC",
+                        "--ps.worker.dataset.train-limit=1024", "--ps.worker.dataset.test-limit=128", "--ps.worker.training.batch-size=16",
+                        "--ps.worker.training.epochs=4", "--ps.worker.training.max-steps=60", "--ps.worker.training.seed=7",
+                        "--ps.worker.training.log-interval=10", "--ps.worker.training.step-delay=400ms",
+                        "--ps.worker.servers.wait-interval=500ms",
                         "--ps.node.heartbeat-interval=300ms");
             }
             workers[0].awaitLog(Pattern.compile("epoch: 1 step: 20,"), Duration.ofMinutes(3));
@@ -77,11 +77,11 @@ class SchedulerRestartIT {
             }
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
-                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
-                        "--ps.worker.train-limit=1024", "--ps.worker.test-limit=128", "--ps.worker.batch-size=16",
-                        "--ps.worker.epochs=2", "--ps.worker.sharding=DYNAMIC", "--ps.worker.data-partitions=8",
-                        "--ps.worker.seed=7", "--ps.worker.log-interval=10", "--ps.worker.step-delay=150ms",
-                        "--ps.worker.server-wait-interval=500ms", "--ps.node.heartbeat-interval=300ms");
+                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.dataset.format=SYNTHETIC",
+                        "--ps.worker.dataset.train-limit=1024", "--ps.worker.dataset.test-limit=128", "--ps.worker.training.batch-size=16",
+                        "--ps.worker.training.epochs=2", "--ps.worker.dataset.sharding=DYNAMIC", "--ps.worker.dataset.partitions=8",
+                        "--ps.worker.training.seed=7", "--ps.worker.training.log-interval=10", "--ps.worker.training.step-delay=150ms",
+                        "--ps.worker.servers.wait-interval=500ms", "--ps.node.heartbeat-interval=300ms");
             }
             workers[0].awaitLog(Pattern.compile("Training data partition \\d+ of epoch 1 \\(8 steps; [4-9] of 16 partitions done"),
                     Duration.ofMinutes(3));

@@ -55,8 +55,8 @@ class SoakDrill {
                         "--ps.optimizer.learning-rate=0.002"));
             }
             for (int w = 0; w < 2; w++) {
-                nodes.put("worker-" + w, cluster.startWorker(w, 2, 2, "--ps.worker.data-path=" + TestPaths.mnist(),
-                        "--ps.worker.epochs=1000", "--ps.worker.batch-size=32", "--ps.worker.log-interval=100"));
+                nodes.put("worker-" + w, cluster.startWorker(w, 2, 2, "--ps.worker.dataset.path=" + TestPaths.mnist(),
+                        "--ps.worker.training.epochs=1000", "--ps.worker.training.batch-size=32", "--ps.worker.training.log-interval=100"));
             }
             Map<String, Integer> ports = new LinkedHashMap<>();
             for (Map.Entry<String, NodeProcess> node : nodes.entrySet()) {

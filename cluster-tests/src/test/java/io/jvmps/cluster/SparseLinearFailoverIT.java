@@ -66,10 +66,10 @@ class SparseLinearFailoverIT {
                 servers.add(cluster.startServer(s, 2, 1, serverArgv));
             }
             NodeProcess worker = cluster.startWorker(0, 2, 1, "--ps.worker.job=SPARSE_LINEAR",
-                    "--ps.worker.data=LIBSVM", "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test,
-                    "--ps.worker.num-features=784", "--ps.worker.batch-size=32", "--ps.worker.max-steps=60",
-                    "--ps.worker.seed=5", "--ps.worker.export-dir=" + export,
-                    "--ps.worker.step-delay=" + (killAServer ? "100ms" : "0s"));
+                    "--ps.worker.dataset.format=LIBSVM", "--ps.worker.dataset.train-file=" + train, "--ps.worker.dataset.test-file=" + test,
+                    "--ps.worker.dataset.num-features=784", "--ps.worker.training.batch-size=32", "--ps.worker.training.max-steps=60",
+                    "--ps.worker.training.seed=5", "--ps.worker.output.model-dir=" + export,
+                    "--ps.worker.training.step-delay=" + (killAServer ? "100ms" : "0s"));
             if (killAServer) {
                 NodeProcess victim = servers.get(1);
                 Matcher written = victim.awaitLog(SPARSE_ROWS, Duration.ofMinutes(3));

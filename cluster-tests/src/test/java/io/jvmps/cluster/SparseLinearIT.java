@@ -80,8 +80,8 @@ class SparseLinearIT {
             Path export = files.resolve("export");
             NodeProcess scheduler = cluster.startScheduler(SERVERS, WORKERS);
             startServers(cluster, "ASYNC");
-            NodeProcess[] workers = startWorkers(cluster, train, test, export, "--ps.worker.sharding=DYNAMIC",
-                    "--ps.worker.data-partitions=8");
+            NodeProcess[] workers = startWorkers(cluster, train, test, export, "--ps.worker.dataset.sharding=DYNAMIC",
+                    "--ps.worker.dataset.partitions=8");
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(5))).as(worker.tail()).isZero();
                 assertThat(worker.logText()).contains("Dynamic data sharding: 8 partitions per epoch");
@@ -116,9 +116,9 @@ class SparseLinearIT {
         NodeProcess[] workers = new NodeProcess[WORKERS];
         for (int w = 0; w < WORKERS; w++) {
             java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--ps.worker.job=SPARSE_LINEAR",
-                    "--ps.worker.data=LIBSVM", "--ps.worker.train-file=" + train, "--ps.worker.test-file=" + test,
-                    "--ps.worker.num-features=784", "--ps.worker.batch-size=32", "--ps.worker.epochs=2",
-                    "--ps.worker.export-dir=" + export));
+                    "--ps.worker.dataset.format=LIBSVM", "--ps.worker.dataset.train-file=" + train, "--ps.worker.dataset.test-file=" + test,
+                    "--ps.worker.dataset.num-features=784", "--ps.worker.training.batch-size=32", "--ps.worker.training.epochs=2",
+                    "--ps.worker.output.model-dir=" + export));
             args.addAll(java.util.List.of(extra));
             workers[w] = cluster.startWorker(w, SERVERS, WORKERS, args.toArray(String[]::new));
         }

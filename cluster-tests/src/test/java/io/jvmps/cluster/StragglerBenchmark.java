@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A straggler against each mode: LeNet-5, one epoch of all 60,000 MNIST images, 2 servers + 2 workers,
  * batch 64, with worker 1 slowed by a fixed pause per step (about 3x its step time) or not slowed at all.
  * SYNC keeps static shards; ASYNC and SSP take their batches from the scheduler's partition leases
- * ({@code ps.worker.sharding=DYNAMIC}, 64 partitions, so the last lease is short). Records job wall time
+ * ({@code ps.worker.dataset.sharding=DYNAMIC}, 64 partitions, so the last lease is short). Records job wall time
  * (first worker started to last worker exited), steps of each worker and the job's test accuracy.
  * Run: {@code ./mvnw -pl cluster-tests verify -Pbench -Dit.test=StragglerBenchmark}.
  */
@@ -49,9 +49,9 @@ class StragglerBenchmark {
             long start = System.nanoTime();
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
-                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.data-path=" + data, "--ps.worker.epochs=1",
-                        "--ps.worker.batch-size=64", "--ps.worker.log-interval=100", "--ps.worker.sharding=" + sharding,
-                        "--ps.worker.data-partitions=64", "--ps.worker.step-delay=" + (w == 1 ? slowDelay : "0ms"));
+                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.dataset.path=" + data, "--ps.worker.training.epochs=1",
+                        "--ps.worker.training.batch-size=64", "--ps.worker.training.log-interval=100", "--ps.worker.dataset.sharding=" + sharding,
+                        "--ps.worker.dataset.partitions=64", "--ps.worker.training.step-delay=" + (w == 1 ? slowDelay : "0ms"));
             }
             long[] steps = new long[2];
             for (int w = 0; w < 2; w++) {

@@ -53,10 +53,10 @@ class SwarmStackIT {
         env.put("PS_SCHEDULER_PUBLISHED_PORT", String.valueOf(schedulerPort));
         env.put("PS_SCHEDULER_HEARTBEATTIMEOUT", "5s");
         env.put("PS_CHECKPOINT_EVERYSTEPS", "10");
-        env.put("PS_WORKER_TRAINLIMIT", "6000");
-        env.put("PS_WORKER_TESTLIMIT", "1000");
-        env.put("PS_WORKER_EPOCHS", "1");
-        env.put("PS_WORKER_BATCHSIZE", "32");
+        env.put("PS_WORKER_DATASET_TRAINLIMIT", "6000");
+        env.put("PS_WORKER_DATASET_TESTLIMIT", "1000");
+        env.put("PS_WORKER_TRAINING_EPOCHS", "1");
+        env.put("PS_WORKER_TRAINING_BATCHSIZE", "32");
 
         try (SwarmStack swarm = new SwarmStack(repo, stack, env)) {
             try {

@@ -38,10 +38,10 @@ class SyncEquivalenceIT {
             NodeProcess[] workers = new NodeProcess[WORKERS];
             for (int w = 0; w < WORKERS; w++) {
                 workers[w] = cluster.startWorker(w, SERVERS, WORKERS, "--ps.worker.model=SOFTMAX",
-                        "--ps.worker.data=SYNTHETIC", "--ps.worker.train-limit=" + SAMPLES,
-                        "--ps.worker.test-limit=128", "--ps.worker.batch-size=" + BATCH, "--ps.worker.epochs=2",
-                        "--ps.worker.max-steps=" + STEPS, "--ps.worker.seed=" + SEED, "--ps.worker.log-interval=1",
-                        "--ps.worker.output-dir=" + out);
+                        "--ps.worker.dataset.format=SYNTHETIC", "--ps.worker.dataset.train-limit=" + SAMPLES,
+                        "--ps.worker.dataset.test-limit=128", "--ps.worker.training.batch-size=" + BATCH, "--ps.worker.training.epochs=2",
+                        "--ps.worker.training.max-steps=" + STEPS, "--ps.worker.training.seed=" + SEED, "--ps.worker.training.log-interval=1",
+                        "--ps.worker.output.parameters-dir=" + out);
             }
             for (NodeProcess worker : workers) {
                 assertThat(worker.awaitExit(Duration.ofMinutes(4))).as(worker.name() + " exit code\n" + worker.tail())

@@ -44,9 +44,9 @@ class TlsIT {
             serverArgs.addAll(List.of("--ps.optimizer.type=SGD", "--ps.optimizer.learning-rate=0.1"));
             cluster.startServer(0, 1, 1, serverArgs.toArray(String[]::new));
             List<String> workerArgs = new ArrayList<>(List.of(tls));
-            workerArgs.addAll(List.of("--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
-                    "--ps.worker.train-limit=512", "--ps.worker.test-limit=256", "--ps.worker.epochs=1",
-                    "--ps.worker.batch-size=64"));
+            workerArgs.addAll(List.of("--ps.worker.model=SOFTMAX", "--ps.worker.dataset.format=SYNTHETIC",
+                    "--ps.worker.dataset.train-limit=512", "--ps.worker.dataset.test-limit=256", "--ps.worker.training.epochs=1",
+                    "--ps.worker.training.batch-size=64"));
             NodeProcess worker = cluster.startWorker(0, 1, 1, workerArgs.toArray(String[]::new));
 
             assertThat(worker.awaitExit(Duration.ofMinutes(3))).as(worker.tail()).isZero();

@@ -32,10 +32,10 @@ class WorkerFailureIT {
             cluster.startJobWithFastFailureDetection(2, 2, mode);
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
-                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
-                        "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",
-                        "--ps.worker.epochs=4", "--ps.worker.max-steps=80", "--ps.worker.seed=7",
-                        "--ps.worker.log-interval=1", "--ps.worker.step-delay=100ms",
+                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.dataset.format=SYNTHETIC",
+                        "--ps.worker.dataset.train-limit=1024", "--ps.worker.dataset.test-limit=256", "--ps.worker.training.batch-size=16",
+                        "--ps.worker.training.epochs=4", "--ps.worker.training.max-steps=80", "--ps.worker.training.seed=7",
+                        "--ps.worker.training.log-interval=1", "--ps.worker.training.step-delay=100ms",
                         "--ps.node.heartbeat-interval=300ms");
             }
             workers[1].awaitLog(Pattern.compile("epoch: 1 step: 20,"), Duration.ofMinutes(3));
@@ -71,10 +71,10 @@ class WorkerFailureIT {
             java.nio.file.Path schedulerLog = cluster.logDir().resolve("scheduler.log");
             NodeProcess[] workers = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
-                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
-                        "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",
-                        "--ps.worker.epochs=2", "--ps.worker.sharding=DYNAMIC", "--ps.worker.data-partitions=8",
-                        "--ps.worker.seed=7", "--ps.worker.log-interval=1", "--ps.worker.step-delay=100ms",
+                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=SOFTMAX", "--ps.worker.dataset.format=SYNTHETIC",
+                        "--ps.worker.dataset.train-limit=1024", "--ps.worker.dataset.test-limit=256", "--ps.worker.training.batch-size=16",
+                        "--ps.worker.training.epochs=2", "--ps.worker.dataset.sharding=DYNAMIC", "--ps.worker.dataset.partitions=8",
+                        "--ps.worker.training.seed=7", "--ps.worker.training.log-interval=1", "--ps.worker.training.step-delay=100ms",
                         "--ps.node.heartbeat-interval=300ms");
             }
             // killed 3 steps into its third partition (the step in the log counts within the partition)

@@ -107,12 +107,12 @@ class WorkerRejoinIT {
         try (LocalCluster cluster = new LocalCluster("worker-rejoin-geo")) {
             cluster.startJobWithFastFailureDetection(1, 2, "GEO", "--ps.consistency.geo-interval=5");
             Path out = cluster.logDir().resolve("params");
-            NodeProcess[] workers = {startWorker(cluster, 0, 1, "--ps.worker.output-dir=" + out),
-                    startWorker(cluster, 1, 1, "--ps.worker.output-dir=" + out)};
+            NodeProcess[] workers = {startWorker(cluster, 0, 1, "--ps.worker.output.parameters-dir=" + out),
+                    startWorker(cluster, 1, 1, "--ps.worker.output.parameters-dir=" + out)};
             workers[1].awaitLog(Pattern.compile("epoch: 1 step: 20,"), Duration.ofMinutes(3));
             String rank = workers[1].awaitLog(RANK, Duration.ofSeconds(1)).group(1);
             workers[1].process().destroyForcibly().waitFor();
-            NodeProcess replacement = startWorker(cluster, 2, 1, "--ps.worker.output-dir=" + out);
+            NodeProcess replacement = startWorker(cluster, 2, 1, "--ps.worker.output.parameters-dir=" + out);
             Matcher joined = replacement.awaitLog(JOINED_ROUND, Duration.ofMinutes(2));
             assertThat(joined.group(2)).isEqualTo(rank);
             long round = Long.parseLong(joined.group(1));
@@ -140,8 +140,8 @@ class WorkerRejoinIT {
     private static NodeProcess startCtrWorker(LocalCluster cluster, int index) throws java.io.IOException {
         return cluster.startWorker(index, 1, 2, "--ps.worker.job=CTR", "--ps.worker.ctr.fields=4",
                 "--ps.worker.ctr.vocabulary=1000", "--ps.worker.ctr.crosses=1", "--ps.worker.ctr.train-size=12000",
-                "--ps.worker.ctr.test-size=2000", "--ps.worker.ctr.dim=4", "--ps.worker.batch-size=32",
-                "--ps.worker.epochs=1", "--ps.worker.log-interval=20", "--ps.worker.step-delay=100ms",
+                "--ps.worker.ctr.test-size=2000", "--ps.worker.ctr.dim=4", "--ps.worker.training.batch-size=32",
+                "--ps.worker.training.epochs=1", "--ps.worker.training.log-interval=20", "--ps.worker.training.step-delay=100ms",
                 "--ps.node.heartbeat-interval=300ms");
     }
 
@@ -151,10 +151,10 @@ class WorkerRejoinIT {
 
     private static NodeProcess startWorker(LocalCluster cluster, int index, int servers, String... extra)
             throws java.io.IOException {
-        List<String> args = new ArrayList<>(List.of("--ps.worker.model=SOFTMAX", "--ps.worker.data=SYNTHETIC",
-                "--ps.worker.train-limit=1024", "--ps.worker.test-limit=256", "--ps.worker.batch-size=16",
-                "--ps.worker.epochs=10", "--ps.worker.max-steps=" + STEPS, "--ps.worker.seed=7",
-                "--ps.worker.log-interval=10", "--ps.worker.step-delay=100ms", "--ps.node.heartbeat-interval=300ms"));
+        List<String> args = new ArrayList<>(List.of("--ps.worker.model=SOFTMAX", "--ps.worker.dataset.format=SYNTHETIC",
+                "--ps.worker.dataset.train-limit=1024", "--ps.worker.dataset.test-limit=256", "--ps.worker.training.batch-size=16",
+                "--ps.worker.training.epochs=10", "--ps.worker.training.max-steps=" + STEPS, "--ps.worker.training.seed=7",
+                "--ps.worker.training.log-interval=10", "--ps.worker.training.step-delay=100ms", "--ps.node.heartbeat-interval=300ms"));
         args.addAll(List.of(extra));
         return cluster.startWorker(index, servers, 2, args.toArray(String[]::new));
     }

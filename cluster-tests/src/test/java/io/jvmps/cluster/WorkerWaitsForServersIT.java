@@ -14,8 +14,8 @@ class WorkerWaitsForServersIT {
     void workerGivesUpNamingTheMissingServer() throws Exception {
         try (LocalCluster cluster = new LocalCluster("worker-waits")) {
             cluster.startScheduler(1, 1);
-            NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.data=SYNTHETIC", "--ps.worker.server-wait-timeout=5s",
-                    "--ps.worker.server-wait-interval=1s");
+            NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.worker.dataset.format=SYNTHETIC", "--ps.worker.servers.wait-timeout=5s",
+                    "--ps.worker.servers.wait-interval=1s");
 
             worker.awaitLog(Pattern.compile("server not ready, wait 1 sec to retry\\.\\.\\. registered 0/1 servers \\[], "
                     + "missing ranks \\[0]"), Duration.ofSeconds(60));

@@ -23,7 +23,7 @@ class WrongSecretIT {
             NodeProcess scheduler = cluster.startScheduler(1, 1);
             NodeProcess server = cluster.startServer(0, 1, 1, "--ps.security.secret=not-the-cluster-secret-0000");
             NodeProcess worker = cluster.startWorker(0, 1, 1, "--ps.security.secret=not-the-cluster-secret-0000",
-                    "--ps.worker.data=SYNTHETIC");
+                    "--ps.worker.dataset.format=SYNTHETIC");
 
             assertThat(server.awaitExit(Duration.ofSeconds(90))).as(server.tail()).isEqualTo(2);
             assertThat(server.logText()).contains("refused this server").contains("[UNAUTHENTICATED]")

@@ -14,7 +14,7 @@ import org.springframework.core.env.Environment;
 /**
  * The worker: once the application is up (status and health endpoints serving), trains on a
  * thread of its own against the servers, reports, and exits with 0 on success or 1 on failure
- * (unless {@code ps.worker.exit-on-finish=false}).
+ * (unless {@code ps.worker.lifecycle.exit-on-finish=false}).
  */
 @SpringBootApplication
 @org.springframework.context.annotation.Import({io.jvmps.common.security.ClusterSecurityConfiguration.class,
@@ -44,7 +44,7 @@ public class WorkerApplication {
 
     @Bean
     TrainingThread trainingThread(WorkerJob job, WorkerProperties props) {
-        return new TrainingThread(job, props);
+        return new TrainingThread(job, props.lifecycle());
     }
 
     @Bean

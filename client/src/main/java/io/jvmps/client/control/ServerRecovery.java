@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  * newest complete checkpoint, and roll every server back to it. Every worker of the job does the same
  * and resumes where the checkpoint has its schedule (SYNC: the checkpoint's step; ASYNC, SSP, GEO: its
  * rank's clock in the checkpoint, see {@link StepJoiner#scheduleStep}), so nobody trains on parameters the
- * servers no longer hold. Retries with backoff until the recovery timeout ({@code ps.worker.recovery-timeout}
+ * servers no longer hold. Retries with backoff until the recovery timeout ({@code ps.worker.servers.recovery-timeout}
  * in the stock worker); fails at once when
  * there is no checkpoint ({@code STATE_LOST}: the job cannot go on). Not thread-safe: the training thread uses it.
  */
@@ -72,7 +72,7 @@ public final class ServerRecovery {
      * @param connect       waits (up to the given time) until every server is alive and reachable
      * @param clients       makes a client over connections
      * @param initialValues the PS parameters' seeded initial values (worker 0 re-seeds missing slices)
-     * @param timeout       {@code ps.worker.recovery-timeout}; zero = never recover
+     * @param timeout       {@code ps.worker.servers.recovery-timeout}; zero = never recover
      * @param mode          the servers' consistency mode: where a worker resumes and whether it keeps a rollback
      *                      already done for its server set depend on it (see {@link #resume})
      * @param resumePoint   asks the servers where this worker's schedule goes on
@@ -179,7 +179,7 @@ public final class ServerRecovery {
             Duration left = deadline.left();
             if (left.isZero()) {
                 throw new PsException(ErrorCode.TIMEOUT, "could not recover within " + timeout
-                        + " (ps.worker.recovery-timeout) after: " + cause.getMessage() + "; last error: "
+                        + " (ps.worker.servers.recovery-timeout) after: " + cause.getMessage() + "; last error: "
                         + last.getMessage());
             }
             ServerConnections connections = null;

@@ -71,7 +71,7 @@ public final class CsvFile implements Examples {
             log.info(String.format(Locale.ROOT, "Indexed %s: %d rows of %d features, %d classes, in %.1f s (%.1f MB "
                             + "read, %.1f MB of index)%s", file, csv.size(), csv.features, csv.classes,
                     (System.nanoTime() - began) / 1e9, csv.lines.length() / 1e6, 8.0 * csv.size() / 1e6,
-                    csv.skipped == 0 ? "" : "; skipped " + csv.skipped + " bad rows (ps.worker.csv.skip-bad-rows)"));
+                    csv.skipped == 0 ? "" : "; skipped " + csv.skipped + " bad rows (ps.worker.dataset.csv.skip-bad-rows)"));
             return csv;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
@@ -189,7 +189,7 @@ public final class CsvFile implements Examples {
             int classes = numClasses > 0 ? numClasses : maxLabel + 1;
             if (classes < 2) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, file + ": every label is 0; a classifier needs at "
-                        + "least 2 classes (set ps.worker.num-classes if this file lacks some)");
+                        + "least 2 classes (set ps.worker.dataset.num-classes if this file lacks some)");
             }
             CsvRowParser rows = new CsvRowParser(format.delimiter(), columns, labelColumn, classes);
             return new CsvFile(file, rows, columns - 1, classes, lines.build(offset), skipped);
@@ -218,7 +218,7 @@ public final class CsvFile implements Examples {
             if (parser == null) {
                 columns = CsvRowParser.cells(bytes, from, end, format.delimiter()).size();
                 if (labelColumn >= columns) {
-                    throw bad("ps.worker.csv.label=" + format.label() + " but the line has only " + columns
+                    throw bad("ps.worker.dataset.csv.label=" + format.label() + " but the line has only " + columns
                             + " columns");
                 }
                 start(columns);
@@ -243,12 +243,12 @@ public final class CsvFile implements Examples {
             columns = names.size();
             if (labelColumn >= 0) {
                 if (labelColumn >= columns) {
-                    throw bad("ps.worker.csv.label=" + labelColumn + " but the header has only " + columns + " columns");
+                    throw bad("ps.worker.dataset.csv.label=" + labelColumn + " but the header has only " + columns + " columns");
                 }
             } else {
                 labelColumn = names.indexOf(format.label());
                 if (labelColumn < 0) {
-                    throw bad("no column named '" + format.label() + "' (ps.worker.csv.label) in the header "
+                    throw bad("no column named '" + format.label() + "' (ps.worker.dataset.csv.label) in the header "
                             + (columns > 12 ? names.subList(0, 12) + " and " + (columns - 12) + " more" : names));
                 }
             }

@@ -16,7 +16,7 @@ public record CsvFormat(String label, boolean header, char delimiter, boolean sk
 
     /**
      * @return the format
-     * @throws PsException INVALID_ARGUMENT naming {@code ps.worker.csv.*} for a delimiter that is not one
+     * @throws PsException INVALID_ARGUMENT naming {@code ps.worker.dataset.csv.*} for a delimiter that is not one
      *                     character, or a label given by name without a header
      */
     public static CsvFormat of(String label, boolean header, String delimiter) {
@@ -31,17 +31,17 @@ public record CsvFormat(String label, boolean header, char delimiter, boolean sk
     public static CsvFormat of(String label, boolean header, String delimiter, boolean skipBadRows) {
         if (delimiter == null || delimiter.length() != 1 || delimiter.charAt(0) > 127 || delimiter.charAt(0) == '"'
                 || delimiter.charAt(0) == '\n') {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.csv.delimiter must be one ASCII character "
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.dataset.csv.delimiter must be one ASCII character "
                     + "other than a quote or a line break, got '" + delimiter + "'");
         }
         String trimmed = label == null ? "" : label.trim();
         if (trimmed.isEmpty()) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.csv.label must name the label column (an "
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.dataset.csv.label must name the label column (an "
                     + "index from 0 or a header name)");
         }
         if (labelIndex(trimmed) < 0 && !header) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.csv.label='" + trimmed + "' is a column name, "
-                    + "but ps.worker.csv.header=false: give the label column's index (0 is the first column)");
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.dataset.csv.label='" + trimmed + "' is a column name, "
+                    + "but ps.worker.dataset.csv.header=false: give the label column's index (0 is the first column)");
         }
         return new CsvFormat(trimmed, header, delimiter.charAt(0), skipBadRows);
     }

@@ -112,7 +112,7 @@ final class CsvRowParser {
         }
         if (numClasses > 0 && value >= numClasses) {
             throw new BadRow("label " + (long) value + " is outside the " + numClasses + " classes [0, " + numClasses
-                    + ") of the training data (ps.worker.num-classes)");
+                    + ") of the training data (ps.worker.dataset.num-classes)");
         }
         return (int) value;
     }

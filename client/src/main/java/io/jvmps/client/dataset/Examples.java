@@ -19,7 +19,7 @@ public interface Examples {
     /** @return number of classes (width of the one-hot labels) */
     int numClasses();
 
-    /** @return rows of the source left out because they were bad (see {@code ps.worker.csv.skip-bad-rows}) */
+    /** @return rows of the source left out because they were bad (see {@code ps.worker.dataset.csv.skip-bad-rows}) */
     default long skippedRows() {
         return 0;
     }

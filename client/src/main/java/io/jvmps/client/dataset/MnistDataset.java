@@ -136,7 +136,7 @@ public final class MnistDataset {
                 : "directory " + dir.toAbsolutePath() + " (which does not exist)";
         return new PsException(ErrorCode.INVALID_ARGUMENT, "MNIST data not found in " + where + ": missing "
                 + String.join(", ", missing) + ". Expected files " + String.join(", ", expected)
-                + " (each plain or .gz). Run " + FETCH_SCRIPT + " to fetch them, or point ps.worker.data-path at a "
+                + " (each plain or .gz). Run " + FETCH_SCRIPT + " to fetch them, or point ps.worker.dataset.path at a "
                 + "directory holding them.");
     }
 }

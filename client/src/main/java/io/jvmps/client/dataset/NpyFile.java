@@ -83,7 +83,7 @@ public final class NpyFile implements Examples {
             int classes = numClasses > 0 ? numClasses : max + 1;
             if (classes < 2) {
                 throw bad(labelsFile, "has only label 0; a classifier needs at least 2 classes (set "
-                        + "ps.worker.num-classes if this file lacks some)");
+                        + "ps.worker.dataset.num-classes if this file lacks some)");
             }
             NpyFile npy = new NpyFile(featuresFile, xh, labels, classes, x.size());
             log.info(String.format(Locale.ROOT, "Opened %s: %d rows of %d features (%s), %d classes, checked in %.1f s",
@@ -158,7 +158,7 @@ public final class NpyFile implements Examples {
                 }
                 if (numClasses > 0 && value >= numClasses) {
                     throw bad(file, "row " + i + ": label " + (long) value + " is outside the " + numClasses
-                            + " classes [0, " + numClasses + ") of the training data (ps.worker.num-classes)");
+                            + " classes [0, " + numClasses + ") of the training data (ps.worker.dataset.num-classes)");
                 }
                 labels[i++] = (int) value;
             }

@@ -13,7 +13,7 @@ import java.util.Objects;
  *                    ({@code ps.security.secret} of the servers)
  * @param tcp         plain TCP or TLS ({@link TcpClients#PLAIN} unless the cluster has a TLS bundle)
  * @param lossTimeout a connection counts as lost after this long without a frame from the server; keep-alive
- *                    frames go every fifth of it (the worker's {@code ps.worker.connection-loss-timeout},
+ *                    frames go every fifth of it (the worker's {@code ps.worker.servers.connection-loss-timeout},
  *                    default 30 s)
  * @param nodeId      the registered node these connections speak for, or null before registration
  * @param nodeToken   that node's token from its registration ({@link NodeToken}), or null; servers of a job with

@@ -50,17 +50,17 @@ class CsvFileTest {
         expectBad(csv(header), format, 0, "has no data rows");
         expectBad(csv(header + "0,1,1\n0,2,2\n"), format, 0, "a classifier needs at least 2 classes");
         expectBad(csv(header + "1,2,3\n"), CsvFormat.of("target", true, ","), 0,
-                "line 1: no column named 'target' (ps.worker.csv.label) in the header [label, x, y]");
-        expectBad(csv("1,2\n"), CsvFormat.of("5", false, ","), 0, "line 1: ps.worker.csv.label=5 but the line has only 2");
+                "line 1: no column named 'target' (ps.worker.dataset.csv.label) in the header [label, x, y]");
+        expectBad(csv("1,2\n"), CsvFormat.of("5", false, ","), 0, "line 1: ps.worker.dataset.csv.label=5 but the line has only 2");
         expectBad(dir.resolve("missing.csv"), format, 0, "no CSV file at");
     }
 
     @Test
     void aFormatThatCannotWorkIsRefusedUpFront() {
         assertThatThrownBy(() -> CsvFormat.of("label", false, ","))
-                .isInstanceOf(PsException.class).hasMessageContaining("ps.worker.csv.header=false");
+                .isInstanceOf(PsException.class).hasMessageContaining("ps.worker.dataset.csv.header=false");
         assertThatThrownBy(() -> CsvFormat.of("0", true, "::"))
-                .isInstanceOf(PsException.class).hasMessageContaining("ps.worker.csv.delimiter must be one ASCII character");
+                .isInstanceOf(PsException.class).hasMessageContaining("ps.worker.dataset.csv.delimiter must be one ASCII character");
     }
 
     @Test

@@ -142,7 +142,7 @@ public class DataPartitions {
         } else if (request.epochs() != epochs || request.partitions() != partitions) {
             throw invalid("this job's data plan is " + epochs + " epochs x " + partitions + " partitions, but worker "
                     + request.nodeId() + " asks for " + request.epochs() + " x " + request.partitions()
-                    + "; start every worker with the same ps.worker.epochs and ps.worker.data-partitions");
+                    + "; start every worker with the same ps.worker.training.epochs and ps.worker.dataset.partitions");
         }
     }
 

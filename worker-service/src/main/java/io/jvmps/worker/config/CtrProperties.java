@@ -5,111 +5,54 @@ import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The click-through-rate job ({@code ps.worker.job=CTR}), bound from {@code ps.worker.ctr.*}: the synthetic
- * click data, the wide-and-deep model and its embedding tables, and the embedding cache. Epochs, batch
- * size, seed, log interval and max steps are the worker's general settings.
+ * The click-through-rate job ({@code ps.worker.job=CTR}), bound from {@code ps.worker.ctr.*}: the synthetic click
+ * data, the wide-and-deep model and its embedding tables, and the embedding cache. Epochs, batch size, seed, log
+ * interval and max steps are the worker's training settings ({@code ps.worker.training.*}).
+ *
+ * @param fields categorical fields per example
+ * @param vocabulary distinct values per field (the deep table holds up to fields x vocabulary rows)
+ * @param zipf Zipf exponent of the value frequencies
+ * @param crosses crossed field pairs (0,1), (2,3), ... in the ground truth and in the wide part
+ * @param weightSigma standard deviation of a field value's hidden weight
+ * @param crossSigma standard deviation of a crossed pair's hidden weight
+ * @param bias hidden base logit
+ * @param trainSize training examples (shared out among the workers)
+ * @param testSize test examples (each worker scores its shard)
+ * @param dim embedding width of the deep part
+ * @param hidden1 first hidden layer width
+ * @param hidden2 second hidden layer width
+ * @param initScale half-width of the tables' uniform initial values
+ * @param tableOptimizer servers' optimizer for the two tables (SGD, ADAGRAD, ADAM, FTRL, ...); empty = the servers'
+ *     ps.optimizer.type
+ * @param vocabCacheSize rows each table's embedding cache holds (MindSpore's vocab_cache_size); 0 = no cache
+ * @param eviction which cached row to evict
+ * @param initInServer init_in_server: create every row of the deep table's vocabulary (fields x vocabulary) on the
+ *     servers when the table is declared, instead of on first use
+ * @param cacheLearningRate rate of the local SGD on cached rows; 0 = the servers' learning rate
+ * @param writeBackRows evicted changed rows an embedding cache gathers before it writes them back to the servers in
+ *     one push per server (1 = after every lookup that evicted some); flush and a graceful shutdown send the rest
  */
-public class CtrProperties {
-    /** Categorical fields per example. */
-    @Min(2) @Max(64)
-    private int fields = 8;
-    /** Distinct values per field (the deep table holds up to fields x vocabulary rows). */
-    @Min(2) @Max(1 << 30)
-    private int vocabulary = 10_000;
-    /** Zipf exponent of the value frequencies. */
-    @DecimalMin(value = "0", inclusive = false)
-    private double zipf = 1.05;
-    /** Crossed field pairs (0,1), (2,3), ... in the ground truth and in the wide part. */
-    @Min(0) @Max(32)
-    private int crosses = 3;
-    /** Standard deviation of a field value's hidden weight. */
-    @DecimalMin("0")
-    private double weightSigma = 0.6;
-    /** Standard deviation of a crossed pair's hidden weight. */
-    @DecimalMin("0")
-    private double crossSigma = 0.8;
-    /** Hidden base logit. */
-    private double bias = -1.0;
-    /** Training examples (shared out among the workers). */
-    @Min(1)
-    private int trainSize = 100_000;
-    /** Test examples (each worker scores its shard). */
-    @Min(1)
-    private int testSize = 20_000;
-    /** Embedding width of the deep part. */
-    @Min(1) @Max(4096)
-    private int dim = 8;
-    /** First hidden layer width. */
-    @Min(1)
-    private int hidden1 = 32;
-    /** Second hidden layer width. */
-    @Min(1)
-    private int hidden2 = 16;
-    /** Half-width of the tables' uniform initial values. */
-    @DecimalMin("0")
-    private float initScale = 0.01f;
-    /** Servers' optimizer for the two tables (SGD, ADAGRAD, ADAM, FTRL, ...); empty = the servers' ps.optimizer.type. */
-    @NotNull
-    private String tableOptimizer = "";
-    /** Rows each table's embedding cache holds (MindSpore's vocab_cache_size); 0 = no cache. */
-    @Min(0)
-    private int vocabCacheSize = 0;
-    /** Which cached row to evict. */
-    @NotNull
-    private EvictionPolicy eviction = EvictionPolicy.LRU;
-    /**
-     * init_in_server: create every row of the deep table's vocabulary (fields x vocabulary) on the servers when
-     * the table is declared, instead of on first use.
-     */
-    private boolean initInServer = false;
-    /** Rate of the local SGD on cached rows; 0 = the servers' learning rate. */
-    @DecimalMin("0")
-    private double cacheLearningRate = 0;
-    /**
-     * Evicted changed rows an embedding cache gathers before it writes them back to the servers in one push
-     * per server (1 = after every lookup that evicted some); flush and a graceful shutdown send the rest.
-     */
-    @Min(1)
-    private int writeBackRows = 4096;
-
-    public int getFields() { return fields; }
-    public void setFields(int fields) { this.fields = fields; }
-    public int getVocabulary() { return vocabulary; }
-    public void setVocabulary(int vocabulary) { this.vocabulary = vocabulary; }
-    public double getZipf() { return zipf; }
-    public void setZipf(double zipf) { this.zipf = zipf; }
-    public int getCrosses() { return crosses; }
-    public void setCrosses(int crosses) { this.crosses = crosses; }
-    public double getWeightSigma() { return weightSigma; }
-    public void setWeightSigma(double weightSigma) { this.weightSigma = weightSigma; }
-    public double getCrossSigma() { return crossSigma; }
-    public void setCrossSigma(double crossSigma) { this.crossSigma = crossSigma; }
-    public double getBias() { return bias; }
-    public void setBias(double bias) { this.bias = bias; }
-    public int getTrainSize() { return trainSize; }
-    public void setTrainSize(int trainSize) { this.trainSize = trainSize; }
-    public int getTestSize() { return testSize; }
-    public void setTestSize(int testSize) { this.testSize = testSize; }
-    public int getDim() { return dim; }
-    public void setDim(int dim) { this.dim = dim; }
-    public int getHidden1() { return hidden1; }
-    public void setHidden1(int hidden1) { this.hidden1 = hidden1; }
-    public int getHidden2() { return hidden2; }
-    public void setHidden2(int hidden2) { this.hidden2 = hidden2; }
-    public float getInitScale() { return initScale; }
-    public void setInitScale(float initScale) { this.initScale = initScale; }
-    public String getTableOptimizer() { return tableOptimizer; }
-    public void setTableOptimizer(String tableOptimizer) { this.tableOptimizer = tableOptimizer; }
-    public int getVocabCacheSize() { return vocabCacheSize; }
-    public void setVocabCacheSize(int vocabCacheSize) { this.vocabCacheSize = vocabCacheSize; }
-    public EvictionPolicy getEviction() { return eviction; }
-    public void setEviction(EvictionPolicy eviction) { this.eviction = eviction; }
-    public boolean isInitInServer() { return initInServer; }
-    public void setInitInServer(boolean initInServer) { this.initInServer = initInServer; }
-    public double getCacheLearningRate() { return cacheLearningRate; }
-    public void setCacheLearningRate(double cacheLearningRate) { this.cacheLearningRate = cacheLearningRate; }
-    public int getWriteBackRows() { return writeBackRows; }
-    public void setWriteBackRows(int writeBackRows) { this.writeBackRows = writeBackRows; }
+public record CtrProperties(
+        @Min(2) @Max(64) @DefaultValue("8") int fields,
+        @Min(2) @Max(1 << 30) @DefaultValue("10000") int vocabulary,
+        @DecimalMin(value = "0", inclusive = false) @DefaultValue("1.05") double zipf,
+        @Min(0) @Max(32) @DefaultValue("3") int crosses,
+        @DecimalMin("0") @DefaultValue("0.6") double weightSigma,
+        @DecimalMin("0") @DefaultValue("0.8") double crossSigma,
+        @DefaultValue("-1.0") double bias,
+        @Min(1) @DefaultValue("100000") int trainSize,
+        @Min(1) @DefaultValue("20000") int testSize,
+        @Min(1) @Max(4096) @DefaultValue("8") int dim,
+        @Min(1) @DefaultValue("32") int hidden1,
+        @Min(1) @DefaultValue("16") int hidden2,
+        @DecimalMin("0") @DefaultValue("0.01") float initScale,
+        @NotNull @DefaultValue("") String tableOptimizer,
+        @Min(0) @DefaultValue("0") int vocabCacheSize,
+        @NotNull @DefaultValue("LRU") EvictionPolicy eviction,
+        @DefaultValue("false") boolean initInServer,
+        @DecimalMin("0") @DefaultValue("0") double cacheLearningRate,
+        @Min(1) @DefaultValue("4096") int writeBackRows) {
 }

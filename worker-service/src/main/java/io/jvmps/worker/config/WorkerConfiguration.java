@@ -80,8 +80,8 @@ public class WorkerConfiguration {
      */
     @Bean
     ModelProvider modelProvider(WorkerProperties props) {
-        return ModelProviders.resolve(props.getModel(), props.getGraph().names(),
-                io.jvmps.worker.model.PluginJars.loader(java.nio.file.Path.of(props.getPluginsDir()),
+        return ModelProviders.resolve(props.model(), props.graph().names(),
+                io.jvmps.worker.model.PluginJars.loader(java.nio.file.Path.of(props.pluginsDir()),
                         WorkerConfiguration.class.getClassLoader()));
     }
 
@@ -103,7 +103,7 @@ public class WorkerConfiguration {
 
     /**
      * Every connection this worker opens to AllReduce peers presents the cluster secret, uses TLS when the
-     * cluster has a bundle, and counts as lost after {@code ps.worker.connection-loss-timeout} without a
+     * cluster has a bundle, and counts as lost after {@code ps.worker.servers.connection-loss-timeout} without a
      * frame from the other side (keep-alive frames every fifth of it).
      */
     @Bean
@@ -111,7 +111,7 @@ public class WorkerConfiguration {
                                       io.jvmps.common.time.MonotonicClock clock,
                                       ClusterSecret secret, TcpClients tcp) {
         return new LocalSyncFactory(new io.jvmps.client.transport.ConnectionSettings(secret, tcp,
-                props.getConnectionLossTimeout()), mailbox, props, clock);
+                props.servers().connectionLossTimeout()), mailbox, props.servers(), clock);
     }
 
     @Bean
@@ -121,9 +121,9 @@ public class WorkerConfiguration {
                         TrainingMeters meters, ClusterSecret secret, TcpClients tcp, ModelProvider models,
                         io.jvmps.worker.export.ExportRequests exports) {
         // the servers' connections, made by the client library: the cluster secret, TLS when configured, and
-        // ps.worker.connection-loss-timeout
+        // ps.worker.servers.connection-loss-timeout
         io.jvmps.client.transport.ConnectionSettings servers = new io.jvmps.client.transport.ConnectionSettings(
-                secret, tcp, props.getConnectionLossTimeout());
+                secret, tcp, props.servers().connectionLossTimeout());
         return new WorkerJob(props, session, servers, state, dataLoader(props),
                 new io.jvmps.worker.train.JobClocks(clock, deadlines), placement, rsocketPort,
                 localSync, meters, models, exports);
@@ -131,35 +131,35 @@ public class WorkerConfiguration {
 
     /**
      * A missing MNIST folder or data file stops start-up with a message naming its property
-     * ({@code ps.worker.data-path}, {@code ps.worker.train-file}, {@code ps.worker.test-file}), instead of
+     * ({@code ps.worker.dataset.path}, {@code ps.worker.dataset.train-file}, {@code ps.worker.dataset.test-file}), instead of
      * failing later on the training thread after registration.
      */
     private static DataLoader dataLoader(WorkerProperties props) {
-        if (props.getData() == WorkerProperties.DataSource.MNIST) {
-            MnistDataset.requirePresent(java.nio.file.Path.of(props.getDataPath()));
+        if (props.dataset().format() == DataFormat.MNIST) {
+            MnistDataset.requirePresent(java.nio.file.Path.of(props.dataset().path()));
         }
-        if (props.getData() == WorkerProperties.DataSource.CSV) {
-            props.getCsv().format();
-            requireFile(props.getData(), "ps.worker.train-file", props.getTrainFile());
-            requireFile(props.getData(), "ps.worker.test-file", props.getTestFile());
+        if (props.dataset().format() == DataFormat.CSV) {
+            props.dataset().csv().format();
+            requireFile(props.dataset().format(), "ps.worker.dataset.train-file", props.dataset().trainFile());
+            requireFile(props.dataset().format(), "ps.worker.dataset.test-file", props.dataset().testFile());
         }
-        if (props.getData() == WorkerProperties.DataSource.LIBSVM) {
-            requireFile(props.getData(), "ps.worker.train-file", props.getTrainFile());
-            requireFile(props.getData(), "ps.worker.test-file", props.getTestFile());
+        if (props.dataset().format() == DataFormat.LIBSVM) {
+            requireFile(props.dataset().format(), "ps.worker.dataset.train-file", props.dataset().trainFile());
+            requireFile(props.dataset().format(), "ps.worker.dataset.test-file", props.dataset().testFile());
         }
-        if (props.getData() == WorkerProperties.DataSource.NPY) {
-            requireFile(props.getData(), "ps.worker.train-file", props.getTrainFile());
-            requireFile(props.getData(), "ps.worker.train-labels-file", props.getTrainLabelsFile());
-            requireFile(props.getData(), "ps.worker.test-file", props.getTestFile());
-            requireFile(props.getData(), "ps.worker.test-labels-file", props.getTestLabelsFile());
+        if (props.dataset().format() == DataFormat.NPY) {
+            requireFile(props.dataset().format(), "ps.worker.dataset.train-file", props.dataset().trainFile());
+            requireFile(props.dataset().format(), "ps.worker.dataset.train-labels-file", props.dataset().trainLabelsFile());
+            requireFile(props.dataset().format(), "ps.worker.dataset.test-file", props.dataset().testFile());
+            requireFile(props.dataset().format(), "ps.worker.dataset.test-labels-file", props.dataset().testLabelsFile());
         }
         return new DataLoader();
     }
 
-    private static void requireFile(WorkerProperties.DataSource data, String property, String path) {
+    private static void requireFile(DataFormat data, String property, String path) {
         if (path.isBlank() || !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path))) {
             throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
-                    property + (path.isBlank() ? " is not set (ps.worker.data=" + data + " reads it)" : ": no file at "
+                    property + (path.isBlank() ? " is not set (ps.worker.dataset.format=" + data + " reads it)" : ": no file at "
                             + java.nio.file.Path.of(path).toAbsolutePath()));
         }
     }

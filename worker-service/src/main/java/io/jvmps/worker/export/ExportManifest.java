@@ -13,8 +13,8 @@ import io.jvmps.client.train.GraphNames;
  * @param graph         the graph's input, label, loss and prediction variables
  * @param inputSize     features per example the input placeholder takes
  * @param numClasses    classes (the width of the label placeholder and of the prediction)
- * @param data          the job's data format ({@code ps.worker.data}: MNIST, CSV, SYNTHETIC)
- * @param csvLabel      for CSV: the label column ({@code ps.worker.csv.label}); else null
+ * @param data          the job's data format ({@code ps.worker.dataset.format}: MNIST, CSV, SYNTHETIC)
+ * @param csvLabel      for CSV: the label column ({@code ps.worker.dataset.csv.label}); else null
  * @param csvHeader     for CSV: whether files have a header line
  * @param csvDelimiter  for CSV: the column separator
  * @param mode          the consistency mode the job trained in

@@ -77,7 +77,7 @@ public final class WorkerMetrics implements TrainingMeters {
     @Override
     public void skippedRows(String set, long rows) {
         io.micrometer.core.instrument.Gauge.builder("ps.worker.data.rows.skipped", () -> rows)
-                .description("bad data rows left out (ps.worker.csv.skip-bad-rows)").tags(Tags.of("set", set))
+                .description("bad data rows left out (ps.worker.dataset.csv.skip-bad-rows)").tags(Tags.of("set", set))
                 .register(registry);
     }
 

@@ -12,7 +12,7 @@ import io.jvmps.client.allreduce.AllReduceMailbox;
 import io.jvmps.client.allreduce.PeerWaiter;
 import io.jvmps.client.allreduce.RSocketRingLink;
 import io.jvmps.client.allreduce.RingAllReduce;
-import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.config.ServerCallProperties;
 import io.jvmps.worker.model.TrainableModel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,15 +30,15 @@ public class LocalSyncFactory {
 
     private final io.jvmps.client.transport.ConnectionSettings connections;
     private final AllReduceMailbox mailbox;
-    private final WorkerProperties props;
+    private final ServerCallProperties serverCalls;
     private final MonotonicClock clock;
 
     /** @param connections how to reach the peers' AllReduce endpoints (secret, TCP or TLS, loss timeout) */
     public LocalSyncFactory(io.jvmps.client.transport.ConnectionSettings connections, AllReduceMailbox mailbox,
-                            WorkerProperties props, MonotonicClock clock) {
+                            ServerCallProperties serverCalls, MonotonicClock clock) {
         this.connections = connections;
         this.mailbox = mailbox;
-        this.props = props;
+        this.serverCalls = serverCalls;
         this.clock = clock;
     }
 
@@ -62,9 +62,9 @@ public class LocalSyncFactory {
                     + "servers in SYNC, ASYNC or SSP mode; they run GEO");
         }
         var optimizer = HybridUpdateRule.forServers(servers);
-        List<NodeInfo> peers = new PeerWaiter(session.client(), clock).await(workers, props.getServerWaitTimeout(),
-                props.getServerWaitInterval());
-        RSocketRingLink link = new RSocketRingLink(peers, rank, mailbox, session.identified(connections), props.getRequestTimeout(),
+        List<NodeInfo> peers = new PeerWaiter(session.client(), clock).await(workers, serverCalls.waitTimeout(),
+                serverCalls.waitInterval());
+        RSocketRingLink link = new RSocketRingLink(peers, rank, mailbox, session.identified(connections), serverCalls.requestTimeout(),
                 TensorChunker.DEFAULT_CHUNK_BYTES);
         log.info("Worker-local parameters {} are averaged by a ring AllReduce over {} workers {} and updated with the "
                         + "servers' {}", model.localParams(), workers,

@@ -24,8 +24,8 @@ public final class PlacementSettings {
      *                     parameters with ALL_PS, or a name the model does not have
      */
     public static Placement resolve(WorkerProperties props, io.jvmps.worker.model.ModelProvider models) {
-        PlacementMode mode = props.getPlacement();
-        List<String> local = props.getLocalParams().stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+        PlacementMode mode = props.placement();
+        List<String> local = props.localParams().stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
         if (mode == PlacementMode.HYBRID && local.isEmpty()) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.placement=HYBRID needs "
                     + "ps.worker.local-params: the names of the worker-local parameters");

@@ -29,39 +29,39 @@ public class DataLoader {
 
     /** @return the data sets for this configuration */
     public Loaded load(WorkerProperties props) {
-        return switch (props.getData()) {
+        return switch (props.dataset().format()) {
             case MNIST -> {
-                Path dir = Path.of(props.getDataPath());
+                Path dir = Path.of(props.dataset().path());
                 MnistDataset.requirePresent(dir);
-                yield new Loaded(MnistDataset.load(dir, MnistSplit.TRAIN, props.getTrainLimit()),
-                        MnistDataset.load(dir, MnistSplit.TEST, props.getTestLimit()));
+                yield new Loaded(MnistDataset.load(dir, MnistSplit.TRAIN, props.dataset().trainLimit()),
+                        MnistDataset.load(dir, MnistSplit.TEST, props.dataset().testLimit()));
             }
             case CSV -> {
-                CsvFile train = CsvFile.open(Path.of(props.getTrainFile()), props.getCsv().format(),
-                        props.getNumClasses());
-                yield new Loaded(train, CsvFile.open(Path.of(props.getTestFile()), props.getCsv().format(),
+                CsvFile train = CsvFile.open(Path.of(props.dataset().trainFile()), props.dataset().csv().format(),
+                        props.dataset().numClasses());
+                yield new Loaded(train, CsvFile.open(Path.of(props.dataset().testFile()), props.dataset().csv().format(),
                         train.numClasses()));
             }
             case LIBSVM -> {
-                LibSvmFile train = LibSvmFile.open(Path.of(props.getTrainFile()), props.getNumFeatures(),
-                        props.getNumClasses());
-                yield new Loaded(train, LibSvmFile.open(Path.of(props.getTestFile()), train.featureSize(),
+                LibSvmFile train = LibSvmFile.open(Path.of(props.dataset().trainFile()), props.dataset().numFeatures(),
+                        props.dataset().numClasses());
+                yield new Loaded(train, LibSvmFile.open(Path.of(props.dataset().testFile()), train.featureSize(),
                         train.numClasses()));
             }
             case NPY -> {
-                NpyFile train = NpyFile.open(Path.of(props.getTrainFile()), Path.of(props.getTrainLabelsFile()),
-                        props.getNumClasses());
-                yield new Loaded(train, NpyFile.open(Path.of(props.getTestFile()), Path.of(props.getTestLabelsFile()),
+                NpyFile train = NpyFile.open(Path.of(props.dataset().trainFile()), Path.of(props.dataset().trainLabelsFile()),
+                        props.dataset().numClasses());
+                yield new Loaded(train, NpyFile.open(Path.of(props.dataset().testFile()), Path.of(props.dataset().testLabelsFile()),
                         train.numClasses()));
             }
             case SYNTHETIC -> {
-                int n = props.getTrainLimit() > 0 ? props.getTrainLimit() : SYNTHETIC_TRAIN;
-                int m = props.getTestLimit() > 0 ? props.getTestLimit() : SYNTHETIC_TEST;
+                int n = props.dataset().trainLimit() > 0 ? props.dataset().trainLimit() : SYNTHETIC_TRAIN;
+                int m = props.dataset().testLimit() > 0 ? props.dataset().testLimit() : SYNTHETIC_TEST;
                 yield new Loaded(
                         SyntheticData.blobs(n, SYNTHETIC_FEATURES, SYNTHETIC_CLASSES, SYNTHETIC_SEPARATION,
-                                props.getSeed(), props.getSeed()),
+                                props.training().seed(), props.training().seed()),
                         SyntheticData.blobs(m, SYNTHETIC_FEATURES, SYNTHETIC_CLASSES, SYNTHETIC_SEPARATION,
-                                props.getSeed(), props.getSeed() + 1));
+                                props.training().seed(), props.training().seed() + 1));
             }
         };
     }

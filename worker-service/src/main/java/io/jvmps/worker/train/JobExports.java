@@ -6,6 +6,10 @@ import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.dataset.Examples;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.common.time.Deadline;
+import io.jvmps.worker.config.CsvProperties;
+import io.jvmps.worker.config.DataFormat;
+import io.jvmps.worker.config.DataSharding;
+import io.jvmps.worker.config.JobKind;
 import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.export.ExportManifest;
 import io.jvmps.worker.export.ExportRequests;
@@ -18,7 +22,7 @@ import java.nio.file.Path;
 import java.util.function.LongConsumer;
 
 /**
- * What a job writes as its model ({@code ps.worker.export-dir}): rank 0 serves exports asked for over REST while it
+ * What a job writes as its model ({@code ps.worker.output.model-dir}): rank 0 serves exports asked for over REST while it
  * trains (each to {@code <export-dir>/step-<N>/}) and writes the final model when training ends, after every
  * worker's last push where pushes can come after its own. Used by the job's thread only.
  */
@@ -38,20 +42,20 @@ final class JobExports {
     }
 
     /**
-     * Rank 0 writes the trained model to {@code ps.worker.export-dir} (when set). In SYNC its last pull holds
+     * Rank 0 writes the trained model to {@code ps.worker.output.model-dir} (when set). In SYNC its last pull holds
      * the servers' final values; in ASYNC, SSP and GEO other workers may still push after it, so it first
      * waits until every worker has reported its result and then pulls the servers' values once more.
      */
     void finalModel(TrainableModel model, DenseClient client, Examples test, ServerDescription semantics, int rank,
                     int workers, int servers, long steps) {
-        if (rank != 0 || props.getExportDir().isBlank()) {
+        if (rank != 0 || props.output().modelDir().isBlank()) {
             return;
         }
         if (semantics.mode() != io.jvmps.common.protocol.ConsistencyMode.SYNC) {
             pullFinalValues(model, client);
         }
-        new ModelExporter(Path.of(props.getExportDir()), clocks.wall())
-                .export(model, test, props.getEvalBatchSize(), manifest(props.getModel(), semantics, workers, servers, steps));
+        new ModelExporter(Path.of(props.output().modelDir()), clocks.wall())
+                .export(model, test, props.training().evalBatchSize(), manifest(props.model(), semantics, workers, servers, steps));
     }
 
     /**
@@ -66,21 +70,22 @@ final class JobExports {
             return global -> { };
         }
         return global -> exports.serve(() -> new ModelExporter(
-                Path.of(props.getExportDir(), "step-" + global), clocks.wall())
-                .export(model, test, props.getEvalBatchSize(), manifest(props.getModel(), semantics, workers, servers, global)));
+                Path.of(props.output().modelDir(), "step-" + global), clocks.wall())
+                .export(model, test, props.training().evalBatchSize(), manifest(props.model(), semantics, workers, servers, global)));
     }
 
     /** @return why this worker cannot export while training, or null when it can (rank 0 with an export folder) */
     String refusal(int rank) {
         return rank != 0 ? "this worker has rank " + rank + "; rank 0 exports"
-                : props.getExportDir().isBlank() ? "ps.worker.export-dir is not set" : null;
+                : props.output().modelDir().isBlank() ? "ps.worker.output.model-dir is not set" : null;
     }
 
     ExportManifest manifest(String model, ServerDescription semantics, int workers, int servers, long steps) {
-        boolean csv = props.getData() == WorkerProperties.DataSource.CSV;
-        return new ExportManifest(null, null, model, props.getGraph().names(), 0, 0,
-                props.getData().name(), csv ? props.getCsv().getLabel() : null, csv ? props.getCsv().isHeader() : null,
-                csv ? props.getCsv().getDelimiter() : null, semantics.mode().name(), workers, servers, steps, 0, 0,
+        boolean csv = props.dataset().format() == DataFormat.CSV;
+        CsvProperties format = props.dataset().csv();
+        return new ExportManifest(null, null, model, props.graph().names(), 0, 0,
+                props.dataset().format().name(), csv ? format.label() : null, csv ? format.header() : null,
+                csv ? format.delimiter() : null, semantics.mode().name(), workers, servers, steps, 0, 0,
                 Double.NaN, null);
     }
 
@@ -94,13 +99,13 @@ final class JobExports {
     }
 
     /**
-     * Waits up to {@code ps.worker.server-wait-timeout} until the scheduler's job is FINISHED (every worker
+     * Waits up to {@code ps.worker.servers.wait-timeout} until the scheduler's job is FINISHED (every worker
      * has reported its result, so no more pushes come).
      *
      * @return whether it finished in time
      */
     boolean awaitEveryResult() {
-        Deadline deadline = Deadline.after(props.getServerWaitTimeout(),
+        Deadline deadline = Deadline.after(props.servers().waitTimeout(),
                 clocks.deadlines());
         String state = session.client().job().state();
         while (!"FINISHED".equals(state) && !deadline.passed()) {
@@ -108,7 +113,7 @@ final class JobExports {
             state = session.client().job().state();
         }
         if (!"FINISHED".equals(state)) {
-            log.warn("The job is {} after waiting {} (ps.worker.server-wait-timeout) for every worker's result",
+            log.warn("The job is {} after waiting {} (ps.worker.servers.wait-timeout) for every worker's result",
                     state, deadline.timeout());
         }
         return "FINISHED".equals(state);

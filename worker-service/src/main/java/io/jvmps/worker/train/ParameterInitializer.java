@@ -37,7 +37,7 @@ class ParameterInitializer {
      * @return the step the servers' parameters are at (non-zero when they restored a checkpoint)
      */
     long initialize(int rank) {
-        Map<String, INDArray> initial = model.initialParams(props.getSeed());
+        Map<String, INDArray> initial = model.initialParams(props.training().seed());
         for (ParamSpec local : model.localParams()) {
             model.setParam(local.name(), initial.get(local.name()));
         }
@@ -45,8 +45,8 @@ class ParameterInitializer {
         if (step > 0) {
             log.info("The servers restored a checkpoint at step {}: resuming the schedule there", step);
         }
-        INDArray[] values = initialValues(model, props.getSeed(), client.shardMap());
-        io.jvmps.client.data.DenseSeeding.seedOrAwait(client, values, rank, props.getServerWaitTimeout(), clock);
+        INDArray[] values = initialValues(model, props.training().seed(), client.shardMap());
+        io.jvmps.client.data.DenseSeeding.seedOrAwait(client, values, rank, props.servers().waitTimeout(), clock);
         return step;
     }
 

@@ -1,6 +1,6 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.config.LifecycleProperties;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -8,19 +8,19 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * Runs the {@link WorkerJob} on a thread of its own once the application is up, so status and
  * health answer during training; then exits the JVM with the job's code (0 success, 1 failure)
- * unless {@code ps.worker.exit-on-finish=false}. The thread is not a daemon: the JVM cannot end
+ * unless {@code ps.worker.lifecycle.exit-on-finish=false}. The thread is not a daemon: the JVM cannot end
  * before the job decided the exit code. Closing the context (SIGTERM) interrupts it and waits up to
- * {@code ps.worker.shutdown-timeout} for it to end, so the job can clean up while the connections are
+ * {@code ps.worker.lifecycle.shutdown-timeout} for it to end, so the job can clean up while the connections are
  * still open: a CTR job writes its embedding cache's changed rows back to the servers.
  */
 public class TrainingThread implements DisposableBean {
     private final WorkerJob job;
-    private final WorkerProperties props;
+    private final LifecycleProperties lifecycle;
     private volatile Thread thread;
 
-    public TrainingThread(WorkerJob job, WorkerProperties props) {
+    public TrainingThread(WorkerJob job, LifecycleProperties lifecycle) {
         this.job = job;
-        this.props = props;
+        this.lifecycle = lifecycle;
     }
 
     /**
@@ -30,7 +30,7 @@ public class TrainingThread implements DisposableBean {
     public void start(int httpPort, ConfigurableApplicationContext context) {
         thread = new Thread(() -> {
             int code = job.run(httpPort);
-            if (props.isExitOnFinish()) {
+            if (lifecycle.exitOnFinish()) {
                 SpringApplication.exit(context, () -> code);
                 System.exit(code);
             }
@@ -46,13 +46,13 @@ public class TrainingThread implements DisposableBean {
         }
         t.interrupt();
         try {
-            t.join(props.getShutdownTimeout().toMillis());
+            t.join(lifecycle.shutdownTimeout().toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (t.isAlive()) {
             org.slf4j.LoggerFactory.getLogger(TrainingThread.class).warn("Training did not stop within "
-                    + "ps.worker.shutdown-timeout={}; shutting down without waiting for it", props.getShutdownTimeout());
+                    + "ps.worker.lifecycle.shutdown-timeout={}; shutting down without waiting for it", lifecycle.shutdownTimeout());
         }
     }
 }

@@ -28,6 +28,9 @@ import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.transport.ServerConnections;
 import io.jvmps.client.control.SchedulerSession;
 import io.jvmps.client.control.ServerWaiter;
+import io.jvmps.worker.config.DataFormat;
+import io.jvmps.worker.config.DataSharding;
+import io.jvmps.worker.config.JobKind;
 import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.client.dataset.EpochBatches;
 import io.jvmps.client.dataset.IndexRange;
@@ -98,13 +101,13 @@ public class WorkerJob {
     public int run(int httpPort) {
         try (ProgressReporter progress = new ProgressReporter(session.client())) {
             state.phase(TrainingState.Phase.STARTING);
-            int port = rsocketPort.await(props.getServerWaitTimeout());
-            RegisterResponse reg = session.register(httpPort, port, props.getServerWaitTimeout(),
-                    props.getServerWaitInterval());
+            int port = rsocketPort.await(props.servers().waitTimeout());
+            RegisterResponse reg = session.register(httpPort, port, props.servers().waitTimeout(),
+                    props.servers().waitInterval());
             // the data and the model need no server: they load while the servers start (and a bad data path
             // fails here, before any wait)
-            boolean ctr = props.getJob() == WorkerProperties.JobKind.CTR;
-            boolean sparse = props.getJob() == WorkerProperties.JobKind.SPARSE_LINEAR;
+            boolean ctr = props.job() == JobKind.CTR;
+            boolean sparse = props.job() == JobKind.SPARSE_LINEAR;
             DataLoader.Loaded data = ctr ? null : dataLoader.load(props);
             if (!ctr) {
                 meters.skippedRows("train", data.train().skippedRows());
@@ -116,7 +119,7 @@ public class WorkerJob {
                     reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
             int workers = reg.view().expectedWorkers();
             int expectedServers = reg.view().expectedServers();
-            ServerConnections first = awaitServers(expectedServers, props.getServerWaitTimeout());
+            ServerConnections first = awaitServers(expectedServers, props.servers().waitTimeout());
             try (ConnectionHolder held = new ConnectionHolder(first)) {
                 if (ctr || sparse) {
                     runTableJob(held, expectedServers, reg, workers, progress, data);
@@ -154,10 +157,10 @@ public class WorkerJob {
     /** The CTR and sparse linear jobs: their own training loops over sparse tables and a dense part. */
     private void runTableJob(ConnectionHolder held, int expectedServers, RegisterResponse reg, int workers,
                              ProgressReporter progress, DataLoader.Loaded data) {
-        boolean ctr = props.getJob() == WorkerProperties.JobKind.CTR;
+        boolean ctr = props.job() == JobKind.CTR;
         if (ctr && (dynamic() || reg.rank() >= workers)) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it "
-                    + "takes neither ps.worker.sharding=DYNAMIC nor a rank beyond ps.cluster.worker-num "
+                    + "takes neither ps.worker.dataset.sharding=DYNAMIC nor a rank beyond ps.cluster.worker-num "
                     + "(this worker has rank " + reg.rank() + " of " + workers + ")");
         }
         ServerDescription semantics = semantics(held.current(), workers);
@@ -165,7 +168,7 @@ public class WorkerJob {
             requireShardable(semantics, reg.rank(), workers);
         }
         if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=" + props.getJob() + " runs "
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=" + props.job() + " runs "
                     + "in SYNC, ASYNC or SSP mode; the servers run GEO (ps.consistency.mode)");
         }
         log.info("Training in {} mode: {}", semantics.mode(), semantics);
@@ -195,12 +198,12 @@ public class WorkerJob {
         log.info("Training in {} mode: {}; placement {}: PS-managed {}, worker-local {}", semantics.mode(),
                 semantics, placement, names(model.psParams()), names(model.localParams()));
         java.util.function.Function<ServerConnections, DenseClient> clients = c -> new DenseClient(c, shardMap,
-                reg.rank(), props.getRequestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
+                reg.rank(), props.servers().requestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
         DenseClient client = clients.apply(connections);
         state.phase(TrainingState.Phase.INITIALIZING);
         ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
-                () -> ParameterInitializer.initialValues(model, props.getSeed(), shardMap), reg.rank(),
-                props.getRecoveryTimeout(), clocks.deadlines(), semantics.mode(),
+                () -> ParameterInitializer.initialValues(model, props.training().seed(), shardMap), reg.rank(),
+                props.servers().recoveryTimeout(), clocks.deadlines(), semantics.mode(),
                 (recovered, checkpointStep) -> joinStep(recovered, model, semantics, reg, checkpointStep));
         long start;
         try {
@@ -217,7 +220,7 @@ public class WorkerJob {
             start = resumed.step();
         }
         DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, reg.nodeId()) : null;
-        ParameterExporter exporter = new ParameterExporter(props.getOutputDir());
+        ParameterExporter exporter = new ParameterExporter(props.output().parametersDir());
         PushedGradients pushed = exporter.enabled() ? PushedGradients.of(model.psParams()) : PushedGradients.none();
         TrainingSummary summary;
         while (true) {
@@ -263,10 +266,10 @@ public class WorkerJob {
                                       ServerDescription semantics, RegisterResponse reg, int workers,
                                       ProgressReporter progress, DynamicSchedule leased, PushedGradients pushed,
                                       java.util.function.LongConsumer stepEnd) {
-        LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
-                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
+        LoopSettings settings = new LoopSettings(props.training().epochs(), props.training().batchSize(), props.training().seed(),
+                props.training().logInterval(), props.training().maxSteps(), props.training().stepDelay(), start);
         StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clocks.wall(),
-                props.getLogInterval(), meters, stepEnd);
+                props.training().logInterval(), meters, stepEnd);
         try (LocalParameterSync sync = localSync.create(model, semantics, session, reg.rank(), workers)) {
             TrainingLoop loop = TrainingLoops.create(semantics, model, client, train, settings, reg.rank(), reporter,
                     sync, leased == null ? null : leased.plan(start), pushed);
@@ -280,7 +283,7 @@ public class WorkerJob {
                 summary = loop.run();
             } finally {
                 exports.close(refusal != null ? refusal
-                        : "training has ended; the final model is written to " + props.getExportDir());
+                        : "training has ended; the final model is written to " + props.output().modelDir());
             }
             if (sync != LocalParameterSync.NONE) {
                 log.info("Hybrid mode: {}", sync.describe());
@@ -298,7 +301,7 @@ public class WorkerJob {
     private long joinStep(io.jvmps.client.control.ControlClient control, TrainableModel model, ServerDescription semantics, RegisterResponse reg,
                           long declared) {
         long joined = StepJoiner.scheduleStep(control, clocks.deadlines(), semantics, reg.nodeId(), declared,
-                props.getRequestTimeout());
+                props.servers().requestTimeout());
         if (joined > declared && !model.localParams().isEmpty()) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "the job is at step " + joined + ": a worker cannot "
                     + "join a running job with worker-local parameters (ps.worker.placement=HYBRID), whose "
@@ -308,7 +311,7 @@ public class WorkerJob {
     }
 
     private boolean dynamic() {
-        return props.getSharding() == WorkerProperties.DataSharding.DYNAMIC;
+        return props.dataset().sharding() == DataSharding.DYNAMIC;
     }
 
     /**
@@ -318,31 +321,31 @@ public class WorkerJob {
     private void requireShardable(ServerDescription semantics, int rank, int workers) {
         io.jvmps.common.protocol.ConsistencyMode mode = semantics.mode();
         if (dynamic() && mode == io.jvmps.common.protocol.ConsistencyMode.GEO) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.sharding=DYNAMIC runs in SYNC, ASYNC or SSP "
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.dataset.sharding=DYNAMIC runs in SYNC, ASYNC or SSP "
                     + "mode; the servers run GEO (ps.consistency.mode), whose rounds need a fixed schedule");
         }
         if (!dynamic() && rank >= workers) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "this worker got rank " + rank + ", beyond "
-                    + "ps.cluster.worker-num=" + workers + " (scale-out): only ps.worker.sharding=DYNAMIC gives it data");
+                    + "ps.cluster.worker-num=" + workers + " (scale-out): only ps.worker.dataset.sharding=DYNAMIC gives it data");
         }
         if (dynamic()) {
             log.info("Dynamic data sharding: {} partitions per epoch, leased by the scheduler",
-                    props.getDataPartitions());
+                    props.dataset().partitions());
         }
     }
 
     private DynamicSchedule dynamicSchedule(int samples, int workers, String nodeId) {
-        LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
-                props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), 0);
-        return new DynamicSchedule(samples, props.getDataPartitions(), workers, settings,
+        LoopSettings settings = new LoopSettings(props.training().epochs(), props.training().batchSize(), props.training().seed(),
+                props.training().logInterval(), props.training().maxSteps(), props.training().stepDelay(), 0);
+        return new DynamicSchedule(samples, props.dataset().partitions(), workers, settings,
                 (doneEpoch, donePartition) -> session.nextPartition(new io.jvmps.common.protocol
-                        .PartitionRequest(nodeId, props.getEpochs(), props.getDataPartitions(), doneEpoch,
-                        donePartition), props.getServerWaitTimeout(), props.getServerWaitInterval()));
+                        .PartitionRequest(nodeId, props.training().epochs(), props.dataset().partitions(), doneEpoch,
+                        donePartition), props.servers().waitTimeout(), props.servers().waitInterval()));
     }
 
     private ServerDescription semantics(ServerConnections connections, int workers) {
         ServerDescription semantics = new io.jvmps.client.control.ControlClient(connections, session.registration().rank(),
-                props.getServerWaitInterval().plusSeconds(10)).describe();
+                props.servers().waitInterval().plusSeconds(10)).describe();
         if (semantics.workers() != workers) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers expect " + semantics.workers()
                     + " workers but the scheduler's job has " + workers);
@@ -354,7 +357,7 @@ public class WorkerJob {
                         RegisterResponse reg, int workers, ServerDescription semantics, ProgressReporter progress) {
         CtrJob.Outcome outcome = new CtrJob(props, clocks.deadlines(), meters).run(held, reconnect, reg.rank(), reg.nodeId(), workers,
                 semantics,
-                dense -> new StepReporter(state, progress, dense, reg.nodeId(), clocks.wall(), props.getLogInterval(), meters),
+                dense -> new StepReporter(state, progress, dense, reg.nodeId(), clocks.wall(), props.training().logInterval(), meters),
                 state);
         CtrEvaluation evaluation = outcome.evaluation();
         reportShard(reg, evaluation.correct(), evaluation.examples(), outcome.summary().seconds());
@@ -374,7 +377,7 @@ public class WorkerJob {
         SparseLinearJob job = new SparseLinearJob(props, clocks, train, reg.rank(), servers);
         String refusal = jobExports.refusal(reg.rank());
         java.util.function.LongConsumer stepEnd = refusal != null ? global -> { } : global -> exports.serve(() ->
-                job.export(java.nio.file.Path.of(props.getExportDir(), "step-" + global), test,
+                job.export(java.nio.file.Path.of(props.output().modelDir(), "step-" + global), test,
                         jobExports.manifest(ModelType.SOFTMAX.name(), semantics, workers, servers, global)));
         if (refusal == null) {
             exports.open();
@@ -383,18 +386,18 @@ public class WorkerJob {
         SparseLinearJob.Outcome outcome;
         try {
             outcome = job.run(held, reconnect, reg.nodeId(), workers, semantics, test, leased,
-                    dense -> new StepReporter(state, progress, dense, reg.nodeId(), clocks.wall(), props.getLogInterval(),
+                    dense -> new StepReporter(state, progress, dense, reg.nodeId(), clocks.wall(), props.training().logInterval(),
                             meters, stepEnd), state);
         } finally {
             exports.close(refusal != null ? refusal
-                    : "training has ended; the final model is written to " + props.getExportDir());
+                    : "training has ended; the final model is written to " + props.output().modelDir());
         }
         reportShard(reg, outcome.correct(), outcome.examples(), outcome.summary().seconds());
         if (refusal == null) {
             if (!jobExports.awaitEveryResult()) {
                 log.warn("Exporting the servers' values as they are now: not every worker has reported its result");
             }
-            job.export(java.nio.file.Path.of(props.getExportDir()), test,
+            job.export(java.nio.file.Path.of(props.output().modelDir()), test,
                     jobExports.manifest(ModelType.SOFTMAX.name(), semantics, workers, servers,
                             outcome.summary().steps()));
         }
@@ -407,7 +410,7 @@ public class WorkerJob {
                 s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
                 accuracy, s.error()));
         session.reportResult(new ResultReport(reg.nodeId(), correct, examples, seconds),
-                props.getServerWaitTimeout(), props.getServerWaitInterval());
+                props.servers().waitTimeout(), props.servers().waitInterval());
     }
 
     private static List<String> names(List<io.jvmps.common.sharding.ParamSpec> specs) {
@@ -415,7 +418,7 @@ public class WorkerJob {
     }
 
     private ServerConnections awaitServers(int expected, java.time.Duration timeout) {
-        return new ServerWaiter(session.client(), clocks.deadlines()).connect(expected, timeout, props.getServerWaitInterval(),
+        return new ServerWaiter(session.client(), clocks.deadlines()).connect(expected, timeout, props.servers().waitInterval(),
                 session.identified(connectionSettings));
     }
 
@@ -425,13 +428,13 @@ public class WorkerJob {
             log.info("No test shard for scale-out worker rank {} (the test set is split among the {} workers of "
                     + "ps.cluster.worker-num): reporting no evaluation", reg.rank(), workers);
             session.reportResult(new ResultReport(reg.nodeId(), 0, 0, summary.seconds()),
-                    props.getServerWaitTimeout(), props.getServerWaitInterval());
+                    props.servers().waitTimeout(), props.servers().waitInterval());
             return;
         }
         IndexRange range = EpochBatches.shardRange(test.size(), workers, reg.rank());
         int from = range.from();
         int to = range.to();
-        long correct = model.evaluateCorrect(test, from, to, props.getEvalBatchSize());
+        long correct = model.evaluateCorrect(test, from, to, props.training().evalBatchSize());
         int examples = to - from;
         log.info(String.format(Locale.ROOT, "Test accuracy on this worker's shard [%d, %d): %.4f (%d/%d)",
                 from, to, examples == 0 ? Double.NaN : (double) correct / examples, correct, examples));

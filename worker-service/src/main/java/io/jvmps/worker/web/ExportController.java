@@ -15,10 +15,10 @@ import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code POST /api/v1/export} (rank 0, with {@code ps.worker.export-dir}): writes the model as it stands at
+ * {@code POST /api/v1/export} (rank 0, with {@code ps.worker.output.model-dir}): writes the model as it stands at
  * the end of the next training step to {@code <export-dir>/step-<N>/} and answers with its manifest. 503
  * NOT_READY with the reason when this worker cannot export now; 504 TIMEOUT when no step ended within
- * {@code ps.worker.request-timeout}. Needs the cluster secret, as every mutating call.
+ * {@code ps.worker.servers.request-timeout}. Needs the cluster secret, as every mutating call.
  */
 @RestController
 public class ExportController {
@@ -27,7 +27,7 @@ public class ExportController {
 
     public ExportController(ExportRequests exports, WorkerProperties props) {
         this.exports = exports;
-        this.timeout = props.getRequestTimeout();
+        this.timeout = props.servers().requestTimeout();
     }
 
     @PostMapping("/api/v1/export")
@@ -36,7 +36,7 @@ public class ExportController {
                 .timeout(timeout)
                 .<ResponseEntity<Object>>map(ResponseEntity::ok)
                 .onErrorResume(TimeoutException.class, e -> Mono.just(error(new PsException(ErrorCode.TIMEOUT,
-                        "no training step ended within " + timeout + " (ps.worker.request-timeout) to export at"))))
+                        "no training step ended within " + timeout + " (ps.worker.servers.request-timeout) to export at"))))
                 .onErrorResume(PsException.class, e -> Mono.just(error(e)));
     }
 

@@ -18,7 +18,7 @@ class WorkerPropertiesValidationTest {
     static class Props {
         @org.springframework.context.annotation.Bean
         io.jvmps.worker.model.ModelProvider modelProvider(WorkerProperties props) {
-            return io.jvmps.worker.model.ModelProviders.resolve(props.getModel(), props.getGraph().names(),
+            return io.jvmps.worker.model.ModelProviders.resolve(props.model(), props.graph().names(),
                     Props.class.getClassLoader());
         }
 
@@ -33,37 +33,45 @@ class WorkerPropertiesValidationTest {
         runner.run(context -> {
             assertThat(context).hasNotFailed();
             WorkerProperties props = context.getBean(WorkerProperties.class);
-            assertThat(props.getEpochs()).isEqualTo(4);
-            assertThat(props.getBatchSize()).isEqualTo(64);
-            assertThat(props.getServerWaitInterval()).hasSeconds(3);
-            assertThat(props.getConnectionLossTimeout()).hasSeconds(15);
+            assertThat(props.training().epochs()).isEqualTo(4);
+            assertThat(props.training().batchSize()).isEqualTo(64);
+            assertThat(props.servers().waitInterval()).hasSeconds(3);
+            assertThat(props.servers().connectionLossTimeout()).hasSeconds(15);
+            assertThat(props.dataset().trainFile()).as("unset files are empty, not null").isEmpty();
+            assertThat(props.output().modelDir()).isEmpty();
+            assertThat(props.localParams()).isEmpty();
+            assertThat(props.dataset().csv().delimiter()).isEqualTo(",");
+            assertThat(props.graph().names()).isEqualTo(io.jvmps.client.train.GraphNames.DEFAULT);
+            assertThat(props.ctr().vocabulary()).isEqualTo(10_000);
+            assertThat(props.lifecycle().shutdownTimeout()).hasSeconds(30);
+            assertThat(props).isEqualTo(WorkerPropertiesBinding.bind());
         });
     }
 
     @Test
     void aConnectionLossTimeoutUnderHalfASecondIsRejected() {
-        runner.withPropertyValues("ps.worker.connection-loss-timeout=100ms").run(context ->
+        runner.withPropertyValues("ps.worker.servers.connection-loss-timeout=100ms").run(context ->
                 assertThat(context).getFailure().rootCause()
-                        .hasMessageContaining("ps.worker.connection-loss-timeout must be at least 500ms"));
+                        .hasMessageContaining("ps.worker.servers.connection-loss-timeout must be at least 500ms"));
     }
 
     @Test
     void theSparseLinearJobNeedsLibSvmData() {
-        runner.withPropertyValues("ps.worker.job=SPARSE_LINEAR", "ps.worker.data=CSV").run(context ->
+        runner.withPropertyValues("ps.worker.job=SPARSE_LINEAR", "ps.worker.dataset.format=CSV").run(context ->
                 assertThat(io.jvmps.common.startup.StartupFailureReporter.describe(context.getStartupFailure()))
-                        .contains("ps.worker.job=SPARSE_LINEAR reads LibSVM files: set ps.worker.data=LIBSVM"));
-        runner.withPropertyValues("ps.worker.job=SPARSE_LINEAR", "ps.worker.data=LIBSVM").run(context ->
+                        .contains("ps.worker.job=SPARSE_LINEAR reads LibSVM files: set ps.worker.dataset.format=LIBSVM"));
+        runner.withPropertyValues("ps.worker.job=SPARSE_LINEAR", "ps.worker.dataset.format=LIBSVM").run(context ->
                 assertThat(context).hasNotFailed());
     }
 
     @Test
     void zeroBatchSizeIsRejectedNamingTheProperty() {
-        runner.withPropertyValues("ps.worker.batch-size=0").run(context ->
+        runner.withPropertyValues("ps.worker.training.batch-size=0").run(context ->
         {
-            assertThat(context).getFailure().rootCause().hasMessageContaining("ps.worker.batchSize")
+            assertThat(context).getFailure().rootCause().hasMessageContaining("ps.worker.training.batchSize")
                     .hasMessageContaining("must be greater than or equal to 1");
             assertThat(io.jvmps.common.startup.StartupFailureReporter.describe(context.getStartupFailure()))
-                    .isEqualTo("ps.worker.batch-size=0 must be greater than or equal to 1");
+                    .isEqualTo("ps.worker.training.batch-size=0 must be greater than or equal to 1");
         });
     }
 

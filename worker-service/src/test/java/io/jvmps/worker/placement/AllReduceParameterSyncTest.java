@@ -1,6 +1,7 @@
 package io.jvmps.worker.placement;
 
 import io.jvmps.client.train.HybridUpdateRule;
+import io.jvmps.worker.config.WorkerPropertiesBinding;
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
@@ -134,7 +135,7 @@ class AllReduceParameterSyncTest {
     void withoutLocalParametersThereIsNothingToSync() {
         TrainableModel model = new SoftmaxRegression(4, 3);
         LocalSyncFactory factory = new LocalSyncFactory(null, null,
-                new io.jvmps.worker.config.WorkerProperties(),
+                WorkerPropertiesBinding.bind().servers(),
                 io.jvmps.common.time.MonotonicClock.SYSTEM);
         assertThat(factory.create(model, describe("SGD"), null, 0, 2)).isSameAs(LocalParameterSync.NONE);
     }
@@ -144,7 +145,7 @@ class AllReduceParameterSyncTest {
         TrainableModel model = new SoftmaxRegression(4, 3);
         model.place(Placement.workerLocal("b"));
         LocalSyncFactory factory = new LocalSyncFactory(null, null,
-                new io.jvmps.worker.config.WorkerProperties(),
+                WorkerPropertiesBinding.bind().servers(),
                 io.jvmps.common.time.MonotonicClock.SYSTEM);
         ServerDescription geo = new ServerDescription(0, 2, ConsistencyMode.GEO, 0, 4, 0.1, "SGD",
                 OptimizerSettings.defaults(LR));

@@ -21,8 +21,8 @@ class PlacementSettingsTest {
     static class Props {
         @Bean
         Placement placement(WorkerProperties props) {
-            return PlacementSettings.resolve(props, io.jvmps.worker.model.ModelProviders.resolve(props.getModel(),
-                    props.getGraph().names(), Props.class.getClassLoader()));
+            return PlacementSettings.resolve(props, io.jvmps.worker.model.ModelProviders.resolve(props.model(),
+                    props.graph().names(), Props.class.getClassLoader()));
         }
     }
 

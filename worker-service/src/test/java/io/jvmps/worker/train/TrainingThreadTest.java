@@ -1,6 +1,6 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.config.LifecycleProperties;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,10 +33,7 @@ class TrainingThreadTest {
                 return 1;
             }
         };
-        WorkerProperties props = new WorkerProperties();
-        props.setExitOnFinish(false);
-        props.setShutdownTimeout(Duration.ofSeconds(10));
-        TrainingThread thread = new TrainingThread(job, props);
+        TrainingThread thread = new TrainingThread(job, new LifecycleProperties(false, Duration.ofSeconds(10)));
         thread.start(0, null);
         assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
 

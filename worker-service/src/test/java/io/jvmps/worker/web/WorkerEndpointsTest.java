@@ -11,8 +11,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * health and Prometheus answer.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "ps.scheduler.port=1", "ps.worker.exit-on-finish=false", "ps.worker.server-wait-timeout=1h",
-        "ps.worker.data=SYNTHETIC"})
+        "ps.scheduler.port=1", "ps.worker.lifecycle.exit-on-finish=false", "ps.worker.servers.wait-timeout=1h",
+        "ps.worker.dataset.format=SYNTHETIC"})
 @AutoConfigureWebTestClient(timeout = "30s")
 class WorkerEndpointsTest {
 

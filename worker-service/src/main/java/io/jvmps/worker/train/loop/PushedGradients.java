@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * The sum, per PS-managed parameter, of every gradient this worker pushed, kept only when the worker
- * exports its parameters ({@code ps.worker.output-dir}): with SGD on the servers, the initial parameters
+ * exports its parameters ({@code ps.worker.output.parameters-dir}): with SGD on the servers, the initial parameters
  * minus the learning rate times the sum over all workers must equal what the servers end with, which the
  * multi-process tests check in ASYNC and SSP. Steps a rollback undid are counted again when re-pushed.
  * Used by the one training thread; not thread-safe.

@@ -45,7 +45,7 @@ public interface TrainingMeters {
     }
 
     /**
-     * Publishes how many bad data rows were left out ({@code ps.worker.csv.skip-bad-rows}). Nothing by default.
+     * Publishes how many bad data rows were left out ({@code ps.worker.dataset.csv.skip-bad-rows}). Nothing by default.
      *
      * @param set  {@code train} or {@code test}
      * @param rows rows left out

@@ -83,40 +83,40 @@ public class CtrJob {
     public Outcome run(ConnectionHolder held, Function<Duration, ServerConnections> reconnect, int rank, String nodeId,
                 int workers, ServerDescription semantics, StepReporterFactory reporters, TrainingState state) {
         ServerConnections connections = held.current();
-        CtrProperties c = props.getCtr();
-        ClickDataSpec spec = new ClickDataSpec(c.getFields(), c.getVocabulary(), c.getZipf(), c.getCrosses(),
-                c.getWeightSigma(), c.getCrossSigma(), c.getBias(), props.getSeed());
-        ClickData train = ClickData.generate(spec, c.getTrainSize(), 0);
-        ClickData test = ClickData.generate(spec, c.getTestSize(), 1);
-        WideDeepModel model = new WideDeepModel(spec.wideIds(), spec.fields(), c.getDim(), c.getHidden1(), c.getHidden2());
+        CtrProperties c = props.ctr();
+        ClickDataSpec spec = new ClickDataSpec(c.fields(), c.vocabulary(), c.zipf(), c.crosses(),
+                c.weightSigma(), c.crossSigma(), c.bias(), props.training().seed());
+        ClickData train = ClickData.generate(spec, c.trainSize(), 0);
+        ClickData test = ClickData.generate(spec, c.testSize(), 1);
+        WideDeepModel model = new WideDeepModel(spec.wideIds(), spec.fields(), c.dim(), c.hidden1(), c.hidden2());
         ShardMap shardMap = ShardMap.compute(model.params(), connections.size());
-        DenseClient dense = new DenseClient(connections, shardMap, rank, props.getRequestTimeout(),
+        DenseClient dense = new DenseClient(connections, shardMap, rank, props.servers().requestTimeout(),
                 TensorChunker.DEFAULT_CHUNK_BYTES);
         SparseClient sparse = sparseClient(connections, rank);
         List<io.jvmps.common.sparse.SparseTableStatus> declared = declareTables(
-                new ControlClient(connections, rank, props.getRequestTimeout()), spec);
+                new ControlClient(connections, rank, props.servers().requestTimeout()), spec);
         log.info(String.format(Locale.ROOT, "Table %s declared: %d rows of dim %d (%.1f MB of values) in the vocabulary; "
-                        + "held now on the servers: %s", DEEP_TABLE, spec.distinctValues(), c.getDim(),
-                spec.distinctValues() * c.getDim() * 4 / 1e6, declared.stream().map(t -> String.format(Locale.ROOT,
+                        + "held now on the servers: %s", DEEP_TABLE, spec.distinctValues(), c.dim(),
+                spec.distinctValues() * c.dim() * 4 / 1e6, declared.stream().map(t -> String.format(Locale.ROOT,
                         "%d rows / %.1f MB", t.rows(), t.bytes() / 1e6)).toList()));
         log.info(String.format(Locale.ROOT, "CTR job: %d fields x %d values (Zipf %.2f), %d crosses, %d train / %d test "
                         + "examples, click rate %.3f, oracle test AUC %.4f; wide-and-deep dim %d, hidden %d-%d, "
                         + "vocab_cache_size %d", spec.fields(), spec.vocabulary(), spec.zipf(), spec.crosses(),
-                train.size(), test.size(), train.clickRate(), test.oracleAuc(), c.getDim(), c.getHidden1(),
-                c.getHidden2(), c.getVocabCacheSize()));
+                train.size(), test.size(), train.clickRate(), test.oracleAuc(), c.dim(), c.hidden1(),
+                c.hidden2(), c.vocabCacheSize()));
         state.phase(TrainingState.Phase.INITIALIZING);
         long restored = ControlClient.alongside(dense).declareDense(shardMap.params()); // servers with a checkpoint restore it here (the tables at their declaration)
         if (restored > 0) {
             log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
         }
-        io.jvmps.client.data.DenseSeeding.seedOrAwait(dense, model.initialParams(props.getSeed()), rank,
-                props.getServerWaitTimeout(), clock);
-        long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clock, semantics, nodeId, restored, props.getRequestTimeout());
+        io.jvmps.client.data.DenseSeeding.seedOrAwait(dense, model.initialParams(props.training().seed()), rank,
+                props.servers().waitTimeout(), clock);
+        long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clock, semantics, nodeId, restored, props.servers().requestTimeout());
         ServerRecovery recovery = new ServerRecovery(reconnect, next -> new DenseClient(next, shardMap, rank,
-                props.getRequestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.getSeed()),
-                rank, props.getRecoveryTimeout(), clock, semantics.mode(),
-                ServerRecovery.joinAgain(clock, semantics, nodeId, props.getRequestTimeout()),
-                next -> declareTables(new ControlClient(next, rank, props.getRequestTimeout()), spec));
+                props.servers().requestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.training().seed()),
+                rank, props.servers().recoveryTimeout(), clock, semantics.mode(),
+                ServerRecovery.joinAgain(clock, semantics, nodeId, props.servers().requestTimeout()),
+                next -> declareTables(new ControlClient(next, rank, props.servers().requestTimeout()), spec));
         recovery.joined(); // the schedule step above joined this worker
         ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "embedding-store");
@@ -126,10 +126,10 @@ public class CtrJob {
         TrainingSummary summary = null;
         try {
             while (summary == null) {
-                LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
-                        props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
+                LoopSettings settings = new LoopSettings(props.training().epochs(), props.training().batchSize(), props.training().seed(),
+                        props.training().logInterval(), props.training().maxSteps(), props.training().stepDelay(), start);
                 EmbeddingLookup wide = lookup(sparse, WIDE_TABLE, 1, semantics, prefetch);
-                EmbeddingLookup deep = lookup(sparse, DEEP_TABLE, c.getDim(), semantics, prefetch);
+                EmbeddingLookup deep = lookup(sparse, DEEP_TABLE, c.dim(), semantics, prefetch);
                 state.phase(TrainingState.Phase.TRAINING);
                 try {
                     summary = new CtrLoop(model, train, wide, deep, dense, settings, rank, workers,
@@ -165,8 +165,8 @@ public class CtrJob {
                 summary.computeSeconds(), summary.pushSeconds(), sparse.bytesPushed(), sparse.bytesPulled()));
         state.phase(TrainingState.Phase.EVALUATING);
         IndexRange range = EpochBatches.shardRange(test.size(), workers, rank);
-        CtrEvaluation evaluation = CtrEvaluation.run(model, sparse, WIDE_TABLE, DEEP_TABLE, c.getDim(), test,
-                range.from(), range.to(), props.getEvalBatchSize());
+        CtrEvaluation evaluation = CtrEvaluation.run(model, sparse, WIDE_TABLE, DEEP_TABLE, c.dim(), test,
+                range.from(), range.to(), props.training().evalBatchSize());
         log.info(String.format(Locale.ROOT, "CTR test AUC %.4f (oracle %.4f, gap %.4f), log loss %.4f, accuracy %.4f "
                         + "on this worker's shard [%d, %d)", evaluation.auc(), evaluation.oracle(),
                 evaluation.oracle() - evaluation.auc(), evaluation.logLoss(),
@@ -176,28 +176,28 @@ public class CtrJob {
                 .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
         log.info(String.format(Locale.ROOT, "Worker heap: peak %.1f MB of max %.1f MB", peak / 1e6,
                 Runtime.getRuntime().maxMemory() / 1e6));
-        if (!props.getOutputDir().isBlank()) {
+        if (!props.output().parametersDir().isBlank()) {
             int[] all = java.util.stream.IntStream.range(0, train.size()).toArray();
-            java.nio.file.Path dir = java.nio.file.Path.of(props.getOutputDir(), "worker-" + rank);
+            java.nio.file.Path dir = java.nio.file.Path.of(props.output().parametersDir(), "worker-" + rank);
             TableExport.write(dir, sparse, WIDE_TABLE, 1, train.wideIds(all));
-            TableExport.write(dir, sparse, DEEP_TABLE, c.getDim(), train.deepIds(all));
+            TableExport.write(dir, sparse, DEEP_TABLE, c.dim(), train.deepIds(all));
             log.info("Exported the tables' rows of every training id to {}", dir);
         }
         return new Outcome(summary, evaluation);
     }
 
     private SparseClient sparseClient(ServerConnections connections, int rank) {
-        return new SparseClient(connections, rank, props.getRequestTimeout(), SPARSE_FRAME_BYTES);
+        return new SparseClient(connections, rank, props.servers().requestTimeout(), SPARSE_FRAME_BYTES);
     }
 
     /** Declares the wide and deep tables (idempotent); returns the deep table's status on each server. */
     private List<io.jvmps.common.sparse.SparseTableStatus> declareTables(ControlClient control,
                                                                                   ClickDataSpec spec) {
-        CtrProperties c = props.getCtr();
-        String optimizer = c.getTableOptimizer().isBlank() ? null : c.getTableOptimizer();
-        control.declareSparse(new SparseTableSpec(WIDE_TABLE, 1, props.getSeed(), 0f, optimizer));
-        long initRows = c.isInitInServer() ? spec.distinctValues() : 0;
-        return control.declareSparse(new SparseTableSpec(DEEP_TABLE, c.getDim(), props.getSeed() + 1, c.getInitScale(),
+        CtrProperties c = props.ctr();
+        String optimizer = c.tableOptimizer().isBlank() ? null : c.tableOptimizer();
+        control.declareSparse(new SparseTableSpec(WIDE_TABLE, 1, props.training().seed(), 0f, optimizer));
+        long initRows = c.initInServer() ? spec.distinctValues() : 0;
+        return control.declareSparse(new SparseTableSpec(DEEP_TABLE, c.dim(), props.training().seed() + 1, c.initScale(),
                 optimizer, initRows));
     }
 
@@ -213,17 +213,17 @@ public class CtrJob {
 
     private EmbeddingLookup lookup(SparseClient sparse, String table, int dim, ServerDescription semantics,
                                    ExecutorService prefetch) {
-        CtrProperties c = props.getCtr();
-        if (c.getVocabCacheSize() == 0) {
+        CtrProperties c = props.ctr();
+        if (c.vocabCacheSize() == 0) {
             return new DirectLookup(sparse, table, dim);
         }
-        double rate = c.getCacheLearningRate() > 0 ? c.getCacheLearningRate() : semantics.learningRate();
-        if (!"SGD".equalsIgnoreCase(semantics.optimizer()) || !c.getTableOptimizer().isBlank()) {
+        double rate = c.cacheLearningRate() > 0 ? c.cacheLearningRate() : semantics.learningRate();
+        if (!"SGD".equalsIgnoreCase(semantics.optimizer()) || !c.tableOptimizer().isBlank()) {
             log.warn("Embedding cache on: cached rows of {} train by local SGD at rate {} and are written back as "
                     + "deltas; the servers' table optimizer applies only to pushes without the cache", table, rate);
         }
-        EmbeddingCacheManager cache = new EmbeddingCacheManager(dim, c.getVocabCacheSize(), c.getEviction(),
-                new SparseRowStore(sparse, table, dim), prefetch, c.getWriteBackRows());
+        EmbeddingCacheManager cache = new EmbeddingCacheManager(dim, c.vocabCacheSize(), c.eviction(),
+                new SparseRowStore(sparse, table, dim), prefetch, c.writeBackRows());
         cacheStats.computeIfAbsent(table, name -> {
             AtomicReference<Supplier<CacheStats>> current =
                     new AtomicReference<>(() -> CacheStats.NONE);

@@ -110,17 +110,17 @@ public class SparseLinearJob {
         if (restored > 0) {
             log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
         }
-        DenseSeeding.seedOrAwait(dense, initialBias(), rank, props.getServerWaitTimeout(), clocks.deadlines());
+        DenseSeeding.seedOrAwait(dense, initialBias(), rank, props.servers().waitTimeout(), clocks.deadlines());
         long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clocks.deadlines(), semantics, nodeId, restored,
-                props.getRequestTimeout());
+                props.servers().requestTimeout());
         ServerRecovery recovery = new ServerRecovery(reconnect, this::denseClient, this::initialBias, rank,
-                props.getRecoveryTimeout(), clocks.deadlines(), semantics.mode(),
-                ServerRecovery.joinAgain(clocks.deadlines(), semantics, nodeId, props.getRequestTimeout()), this::declareTable);
+                props.servers().recoveryTimeout(), clocks.deadlines(), semantics.mode(),
+                ServerRecovery.joinAgain(clocks.deadlines(), semantics, nodeId, props.servers().requestTimeout()), this::declareTable);
         recovery.joined();
         TrainingSummary summary = null;
         while (summary == null) {
-            LoopSettings settings = new LoopSettings(props.getEpochs(), props.getBatchSize(), props.getSeed(),
-                    props.getLogInterval(), props.getMaxSteps(), props.getStepDelay(), start);
+            LoopSettings settings = new LoopSettings(props.training().epochs(), props.training().batchSize(), props.training().seed(),
+                    props.training().logInterval(), props.training().maxSteps(), props.training().stepDelay(), start);
             state.phase(TrainingState.Phase.TRAINING);
             try {
                 StepPlan plan = leased == null ? StepPlan.fixed(train.size(), workers, rank, settings)
@@ -181,7 +181,7 @@ public class SparseLinearJob {
         exported.setParam(SoftmaxRegression.WEIGHTS, Nd4j.create(weights, new long[]{features, classes},
                 DataType.FLOAT));
         exported.setParam(SoftmaxRegression.BIAS, bias[0].reshape(exported.param(SoftmaxRegression.BIAS).shape()));
-        return new ModelExporter(dir, clocks.wall()).export(exported, test, props.getEvalBatchSize(), manifest);
+        return new ModelExporter(dir, clocks.wall()).export(exported, test, props.training().evalBatchSize(), manifest);
     }
 
     /** @param minVersion the bias version to wait for before reading the model (0: whatever the servers hold) */
@@ -191,7 +191,7 @@ public class SparseLinearJob {
         dense.pull(minVersion, bias);
         float[] b = bias[0].toFloatVector();
         long correct = 0;
-        int batchSize = props.getEvalBatchSize();
+        int batchSize = props.training().evalBatchSize();
         for (int from = range.from(); from < range.to(); from += batchSize) {
             int[] examples = IntStream.range(from, Math.min(range.to(), from + batchSize)).toArray();
             SparseBatch batch = test.gatherSparse(examples);
@@ -209,16 +209,16 @@ public class SparseLinearJob {
     }
 
     private void declareTable(ServerConnections connections) {
-        new ControlClient(connections, rank, props.getRequestTimeout())
-                .declareSparse(new SparseTableSpec(TABLE, model.classes(), props.getSeed(), 0f, null));
+        new ControlClient(connections, rank, props.servers().requestTimeout())
+                .declareSparse(new SparseTableSpec(TABLE, model.classes(), props.training().seed(), 0f, null));
     }
 
     private DenseClient denseClient(ServerConnections connections) {
-        return new DenseClient(connections, shardMap, rank, props.getRequestTimeout(),
+        return new DenseClient(connections, shardMap, rank, props.servers().requestTimeout(),
                 TensorChunker.DEFAULT_CHUNK_BYTES);
     }
 
     private SparseClient sparseClient(ServerConnections connections) {
-        return new SparseClient(connections, rank, props.getRequestTimeout(), SPARSE_FRAME_BYTES);
+        return new SparseClient(connections, rank, props.servers().requestTimeout(), SPARSE_FRAME_BYTES);
     }
 }
