@@ -3,6 +3,7 @@ package io.jvmps.client.control;
 import io.jvmps.common.cluster.ClusterView;
 import io.jvmps.common.cluster.Heartbeats;
 import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.cluster.Registration;
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
@@ -63,7 +64,8 @@ public class SchedulerSession implements AutoCloseable {
     }
 
     /**
-     * Registers, retrying every {@code retryInterval} while the scheduler is unreachable.
+     * Registers, retrying every {@code retryInterval} while the scheduler is unreachable or the job has no free
+     * worker rank ({@link Registration}).
      *
      * @param httpPort    this worker's HTTP port, for the cluster view
      * @param rsocketPort this worker's RSocket port (its AllReduce endpoint), for the cluster view
@@ -75,41 +77,16 @@ public class SchedulerSession implements AutoCloseable {
     public RegisterResponse register(int httpPort, int rsocketPort, Duration timeout, Duration retryInterval) {
         this.httpPort = httpPort;
         this.rsocketPort = rsocketPort;
-        Deadline deadline = Deadline.after(timeout, clock);
-        while (true) {
-            try {
-                registration = client.register(new RegisterRequest(NodeRole.WORKER, host,
-                        rsocketPort, httpPort, null));
-                latestView = registration.view();
-                log.info("Worker registered as {} with rank {} at scheduler {}", registration.nodeId(),
-                        registration.rank(), client.base());
-                if (registration.jobFailure() != null) {
-                    throw new JobFailedException(registration.jobFailure());
-                }
-                heartbeats.start(() -> registration.nodeId(), this::forgotten);
-                return registration;
-            } catch (PsException e) {
-                if (Thread.currentThread().isInterrupted()) {
-                    throw new PsException(ErrorCode.NOT_READY, "interrupted while registering: " + e.detail());
-                }
-                boolean full = e.code() == ErrorCode.RESOURCE_EXHAUSTED;
-                if ((e.code() != ErrorCode.NOT_READY && !full) || deadline.passed()) {
-                    throw e.code() == ErrorCode.NOT_READY || full
-                            ? new PsException(ErrorCode.TIMEOUT, "scheduler at " + client.base()
-                            + (full ? " had no free worker rank" : " did not answer") + " within " + timeout + ": "
-                            + e.detail())
-                            : e;
-                }
-                if (full) {
-                    log.info("the job has all its workers ({}); waiting for the scheduler to mark one DEAD to take "
-                            + "over its rank, retry in {} sec...", e.detail(), retryInterval.toSeconds());
-                } else {
-                    log.info("scheduler {} not reachable yet, wait {} sec to retry...", client.base(),
-                            retryInterval.toSeconds());
-                }
-                deadline.pause(retryInterval);
-            }
+        registration = Registration.register(client, new RegisterRequest(NodeRole.WORKER, host, rsocketPort, httpPort,
+                null), timeout, retryInterval, clock);
+        latestView = registration.view();
+        log.info("Worker registered as {} with rank {} at scheduler {}", registration.nodeId(), registration.rank(),
+                client.base());
+        if (registration.jobFailure() != null) {
+            throw new JobFailedException(registration.jobFailure());
         }
+        heartbeats.start(() -> registration.nodeId(), this::forgotten);
+        return registration;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.jvmps.server.cluster;
 import io.jvmps.common.cluster.ClusterView;
 import io.jvmps.common.cluster.Heartbeats;
 import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.cluster.Registration;
 import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
@@ -11,16 +12,15 @@ import io.jvmps.common.protocol.RegisterResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.jvmps.common.time.Deadline;
 import io.jvmps.common.time.MonotonicClock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Registers this server with the scheduler once both its ports are known, retrying every
- * {@code retry} until {@code timeout} passes (then the process exits non-zero), then heartbeats
+ * {@code retry} until {@code timeout} passes ({@link Registration}; then the process exits 1, or 2 when the
+ * scheduler refused it), then heartbeats
  * every {@code heartbeatInterval} on a daemon thread and leaves on {@link #close()}. A scheduler
  * that forgot this node (heartbeat answered UNKNOWN_KEY) gets a re-registration with the previous id.
  * Thread-safe: all scheduler calls run on one daemon thread.
@@ -47,7 +47,6 @@ public final class SchedulerRegistrar implements AutoCloseable {
     private final java.util.function.Consumer<ClusterView> views;
     private final java.util.function.Supplier<io.jvmps.common.protocol.ServerVitals> vitals;
     private final ScheduledExecutorService executor;
-    private volatile Deadline deadline;
     private final Heartbeats heartbeats;
     private volatile int rsocketPort;
     private volatile int httpPort;
@@ -101,7 +100,6 @@ public final class SchedulerRegistrar implements AutoCloseable {
     public void start(int rsocket, int http) {
         this.rsocketPort = rsocket;
         this.httpPort = http;
-        this.deadline = Deadline.after(timing.timeout(), clock);
         executor.execute(() -> attempt(null));
     }
 
@@ -121,52 +119,41 @@ public final class SchedulerRegistrar implements AutoCloseable {
     }
 
     private void attempt(String previousNodeId) {
+        RegisterResponse answer;
         try {
-            RegisterResponse answer = client.register(new RegisterRequest(NodeRole.SERVER, host, rsocketPort, httpPort,
-                    previousNodeId, previousNodeId == null ? null : identity.rank()));
-            if (previousNodeId != null && identity.rank() >= 0 && answer.rank() != identity.rank()) {
-                log.error("The scheduler gave this server rank {} instead of its rank {}: the job's data is now "
-                        + "placed wrongly; restart the job", answer.rank(), identity.rank());
-            }
-            identity.assignFirst(answer.rank(), answer.nodeId(), answer.jobStarted());
-            views.accept(answer.view());
-            if (answer.jobFailure() != null) {
-                log.error("The job has FAILED ({}); this server holds nothing for it. Start the job again (stop "
-                        + "every node; with checkpoints it resumes from the newest one)", answer.jobFailure());
-            }
-            log.info("Server rank {} registered as {}, serving RSocket on {}:{}", answer.rank(), answer.nodeId(), host,
-                    rsocketPort);
-            heartbeats.start(identity::nodeId, this::forgotten);
+            answer = Registration.register(client, new RegisterRequest(NodeRole.SERVER, host, rsocketPort, httpPort,
+                    previousNodeId, previousNodeId == null ? null : identity.rank()), timing.timeout(), timing.retry(),
+                    clock);
         } catch (PsException e) {
-            retryOrExit(previousNodeId, e);
-        } catch (RuntimeException e) {
-            retryOrExit(previousNodeId, new PsException(ErrorCode.INTERNAL, e.toString()));
-        }
-    }
-
-    private void retryOrExit(String previousNodeId, PsException e) {
-        if (e.code() == ErrorCode.INVALID_ARGUMENT || e.code() == ErrorCode.UNAUTHENTICATED) {
-            exit.exit(2, "Scheduler at " + client.base() + " refused this server: " + e.getMessage());
-        } else if (deadline.passed()) {
-            exit.exit(1, "Server could not register with the scheduler at " + client.base() + " within "
-                    + timing.timeout() + " (ps.server.register-timeout); last error: " + e.getMessage());
-        } else {
-            long ms = timing.retry().toMillis();
-            String wait = ms % 1000 == 0 ? ms / 1000 + " sec" : ms + " ms";
-            if (e.code() == ErrorCode.RESOURCE_EXHAUSTED) {
-                log.info("the job has all its servers ({}); waiting for the scheduler to mark one DEAD to take over "
-                        + "its rank, retry in {}...", e.detail(), wait);
-            } else {
-                log.info("scheduler at {} not ready ({}), wait {} to retry...", client.base(), e.getMessage(), wait);
+            if (executor.isShutdown()) {
+                return;                                     // closing: nothing to register for any more
             }
-            executor.schedule(() -> attempt(previousNodeId), timing.retry().toMillis(), TimeUnit.MILLISECONDS);
+            if (e.code() == ErrorCode.TIMEOUT) {
+                exit.exit(1, "Server could not register with the scheduler at " + client.base() + " within "
+                        + timing.timeout() + " (ps.server.register-timeout); last error: " + e.getMessage());
+            } else {
+                exit.exit(2, "Scheduler at " + client.base() + " refused this server: " + e.getMessage());
+            }
+            return;
         }
+        if (previousNodeId != null && identity.rank() >= 0 && answer.rank() != identity.rank()) {
+            log.error("The scheduler gave this server rank {} instead of its rank {}: the job's data is now "
+                    + "placed wrongly; restart the job", answer.rank(), identity.rank());
+        }
+        identity.assignFirst(answer.rank(), answer.nodeId(), answer.jobStarted());
+        views.accept(answer.view());
+        if (answer.jobFailure() != null) {
+            log.error("The job has FAILED ({}); this server holds nothing for it. Start the job again (stop "
+                    + "every node; with checkpoints it resumes from the newest one)", answer.jobFailure());
+        }
+        log.info("Server rank {} registered as {}, serving RSocket on {}:{}", answer.rank(), answer.nodeId(), host,
+                rsocketPort);
+        heartbeats.start(identity::nodeId, this::forgotten);
     }
 
     /** The scheduler forgot this server (it restarted without its state): register again under the old id. */
     private void forgotten(String nodeId) {
         heartbeats.stop();
-        deadline = Deadline.after(timing.timeout(), clock);
         executor.execute(() -> attempt(nodeId));
     }
 }
