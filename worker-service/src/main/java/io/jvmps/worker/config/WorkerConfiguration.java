@@ -135,32 +135,31 @@ public class WorkerConfiguration {
      * failing later on the training thread after registration.
      */
     private static DataLoader dataLoader(WorkerProperties props) {
-        if (props.dataset().format() == DataFormat.MNIST) {
-            MnistDataset.requirePresent(java.nio.file.Path.of(props.dataset().path()));
-        }
-        if (props.dataset().format() == DataFormat.CSV) {
-            props.dataset().csv().format();
-            requireFile(props.dataset().format(), "ps.worker.dataset.train-file", props.dataset().trainFile());
-            requireFile(props.dataset().format(), "ps.worker.dataset.test-file", props.dataset().testFile());
-        }
-        if (props.dataset().format() == DataFormat.LIBSVM) {
-            requireFile(props.dataset().format(), "ps.worker.dataset.train-file", props.dataset().trainFile());
-            requireFile(props.dataset().format(), "ps.worker.dataset.test-file", props.dataset().testFile());
-        }
-        if (props.dataset().format() == DataFormat.NPY) {
-            requireFile(props.dataset().format(), "ps.worker.dataset.train-file", props.dataset().trainFile());
-            requireFile(props.dataset().format(), "ps.worker.dataset.train-labels-file", props.dataset().trainLabelsFile());
-            requireFile(props.dataset().format(), "ps.worker.dataset.test-file", props.dataset().testFile());
-            requireFile(props.dataset().format(), "ps.worker.dataset.test-labels-file", props.dataset().testLabelsFile());
+        DatasetProperties data = props.dataset();
+        switch (data.format()) {
+            case MNIST -> MnistDataset.requirePresent(java.nio.file.Path.of(data.path()));
+            case CSV -> {
+                data.csv().format();
+                requireFiles(data, "train-file", data.trainFile(), "test-file", data.testFile());
+            }
+            case LIBSVM -> requireFiles(data, "train-file", data.trainFile(), "test-file", data.testFile());
+            case NPY -> requireFiles(data, "train-file", data.trainFile(), "train-labels-file", data.trainLabelsFile(),
+                    "test-file", data.testFile(), "test-labels-file", data.testLabelsFile());
+            case SYNTHETIC -> { }
         }
         return new DataLoader();
     }
 
-    private static void requireFile(DataFormat data, String property, String path) {
-        if (path.isBlank() || !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path))) {
-            throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
-                    property + (path.isBlank() ? " is not set (ps.worker.dataset.format=" + data + " reads it)" : ": no file at "
-                            + java.nio.file.Path.of(path).toAbsolutePath()));
+    /** @param namesAndPaths each {@code ps.worker.dataset.} property's last part, then its path */
+    private static void requireFiles(DatasetProperties data, String... namesAndPaths) {
+        for (int i = 0; i < namesAndPaths.length; i += 2) {
+            String property = "ps.worker.dataset." + namesAndPaths[i];
+            String path = namesAndPaths[i + 1];
+            if (path.isBlank() || !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path))) {
+                throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
+                        property + (path.isBlank() ? " is not set (ps.worker.dataset.format=" + data.format()
+                                + " reads it)" : ": no file at " + java.nio.file.Path.of(path).toAbsolutePath()));
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.worker.config.WorkerProperties;
+import io.jvmps.worker.config.DatasetProperties;
 import io.jvmps.client.dataset.CsvFile;
 import io.jvmps.client.dataset.Examples;
 import io.jvmps.client.dataset.MnistDataset;
@@ -27,41 +27,41 @@ public class DataLoader {
     public record Loaded(Examples train, Examples test) {
     }
 
-    /** @return the data sets for this configuration */
-    public Loaded load(WorkerProperties props) {
-        return switch (props.dataset().format()) {
+    /**
+     * @param data the data set's settings ({@code ps.worker.dataset.*})
+     * @param seed seed of a synthetic set ({@code ps.worker.training.seed})
+     * @return the training and test sets
+     */
+    public Loaded load(DatasetProperties data, long seed) {
+        return switch (data.format()) {
             case MNIST -> {
-                Path dir = Path.of(props.dataset().path());
+                Path dir = Path.of(data.path());
                 MnistDataset.requirePresent(dir);
-                yield new Loaded(MnistDataset.load(dir, MnistSplit.TRAIN, props.dataset().trainLimit()),
-                        MnistDataset.load(dir, MnistSplit.TEST, props.dataset().testLimit()));
+                yield new Loaded(MnistDataset.load(dir, MnistSplit.TRAIN, data.trainLimit()),
+                        MnistDataset.load(dir, MnistSplit.TEST, data.testLimit()));
             }
             case CSV -> {
-                CsvFile train = CsvFile.open(Path.of(props.dataset().trainFile()), props.dataset().csv().format(),
-                        props.dataset().numClasses());
-                yield new Loaded(train, CsvFile.open(Path.of(props.dataset().testFile()), props.dataset().csv().format(),
-                        train.numClasses()));
+                CsvFile train = CsvFile.open(Path.of(data.trainFile()), data.csv().format(), data.numClasses());
+                yield new Loaded(train, CsvFile.open(Path.of(data.testFile()), data.csv().format(), train.numClasses()));
             }
             case LIBSVM -> {
-                LibSvmFile train = LibSvmFile.open(Path.of(props.dataset().trainFile()), props.dataset().numFeatures(),
-                        props.dataset().numClasses());
-                yield new Loaded(train, LibSvmFile.open(Path.of(props.dataset().testFile()), train.featureSize(),
+                LibSvmFile train = LibSvmFile.open(Path.of(data.trainFile()), data.numFeatures(), data.numClasses());
+                yield new Loaded(train, LibSvmFile.open(Path.of(data.testFile()), train.featureSize(),
                         train.numClasses()));
             }
             case NPY -> {
-                NpyFile train = NpyFile.open(Path.of(props.dataset().trainFile()), Path.of(props.dataset().trainLabelsFile()),
-                        props.dataset().numClasses());
-                yield new Loaded(train, NpyFile.open(Path.of(props.dataset().testFile()), Path.of(props.dataset().testLabelsFile()),
+                NpyFile train = NpyFile.open(Path.of(data.trainFile()), Path.of(data.trainLabelsFile()),
+                        data.numClasses());
+                yield new Loaded(train, NpyFile.open(Path.of(data.testFile()), Path.of(data.testLabelsFile()),
                         train.numClasses()));
             }
             case SYNTHETIC -> {
-                int n = props.dataset().trainLimit() > 0 ? props.dataset().trainLimit() : SYNTHETIC_TRAIN;
-                int m = props.dataset().testLimit() > 0 ? props.dataset().testLimit() : SYNTHETIC_TEST;
+                int n = data.trainLimit() > 0 ? data.trainLimit() : SYNTHETIC_TRAIN;
+                int m = data.testLimit() > 0 ? data.testLimit() : SYNTHETIC_TEST;
                 yield new Loaded(
-                        SyntheticData.blobs(n, SYNTHETIC_FEATURES, SYNTHETIC_CLASSES, SYNTHETIC_SEPARATION,
-                                props.training().seed(), props.training().seed()),
-                        SyntheticData.blobs(m, SYNTHETIC_FEATURES, SYNTHETIC_CLASSES, SYNTHETIC_SEPARATION,
-                                props.training().seed(), props.training().seed() + 1));
+                        SyntheticData.blobs(n, SYNTHETIC_FEATURES, SYNTHETIC_CLASSES, SYNTHETIC_SEPARATION, seed, seed),
+                        SyntheticData.blobs(m, SYNTHETIC_FEATURES, SYNTHETIC_CLASSES, SYNTHETIC_SEPARATION, seed,
+                                seed + 1));
             }
         };
     }

@@ -108,7 +108,7 @@ public class WorkerJob {
             // fails here, before any wait)
             boolean ctr = props.job() == JobKind.CTR;
             boolean sparse = props.job() == JobKind.SPARSE_LINEAR;
-            DataLoader.Loaded data = ctr ? null : dataLoader.load(props);
+            DataLoader.Loaded data = ctr ? null : dataLoader.load(props.dataset(), props.training().seed());
             if (!ctr) {
                 meters.skippedRows("train", data.train().skippedRows());
                 meters.skippedRows("test", data.test().skippedRows());
@@ -266,8 +266,7 @@ public class WorkerJob {
                                       ServerDescription semantics, RegisterResponse reg, int workers,
                                       ProgressReporter progress, DynamicSchedule leased, PushedGradients pushed,
                                       java.util.function.LongConsumer stepEnd) {
-        LoopSettings settings = new LoopSettings(props.training().epochs(), props.training().batchSize(), props.training().seed(),
-                props.training().logInterval(), props.training().maxSteps(), props.training().stepDelay(), start);
+        LoopSettings settings = LoopSettings.of(props.training(), start);
         StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clocks.wall(),
                 props.training().logInterval(), meters, stepEnd);
         try (LocalParameterSync sync = localSync.create(model, semantics, session, reg.rank(), workers)) {
@@ -335,8 +334,7 @@ public class WorkerJob {
     }
 
     private DynamicSchedule dynamicSchedule(int samples, int workers, String nodeId) {
-        LoopSettings settings = new LoopSettings(props.training().epochs(), props.training().batchSize(), props.training().seed(),
-                props.training().logInterval(), props.training().maxSteps(), props.training().stepDelay(), 0);
+        LoopSettings settings = LoopSettings.of(props.training(), 0);
         return new DynamicSchedule(samples, props.dataset().partitions(), workers, settings,
                 (doneEpoch, donePartition) -> session.nextPartition(new io.jvmps.common.protocol
                         .PartitionRequest(nodeId, props.training().epochs(), props.dataset().partitions(), doneEpoch,

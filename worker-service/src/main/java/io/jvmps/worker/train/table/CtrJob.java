@@ -126,8 +126,7 @@ public class CtrJob {
         TrainingSummary summary = null;
         try {
             while (summary == null) {
-                LoopSettings settings = new LoopSettings(props.training().epochs(), props.training().batchSize(), props.training().seed(),
-                        props.training().logInterval(), props.training().maxSteps(), props.training().stepDelay(), start);
+                LoopSettings settings = LoopSettings.of(props.training(), start);
                 EmbeddingLookup wide = lookup(sparse, WIDE_TABLE, 1, semantics, prefetch);
                 EmbeddingLookup deep = lookup(sparse, DEEP_TABLE, c.dim(), semantics, prefetch);
                 state.phase(TrainingState.Phase.TRAINING);

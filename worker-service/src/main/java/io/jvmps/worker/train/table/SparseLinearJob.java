@@ -119,8 +119,7 @@ public class SparseLinearJob {
         recovery.joined();
         TrainingSummary summary = null;
         while (summary == null) {
-            LoopSettings settings = new LoopSettings(props.training().epochs(), props.training().batchSize(), props.training().seed(),
-                    props.training().logInterval(), props.training().maxSteps(), props.training().stepDelay(), start);
+            LoopSettings settings = LoopSettings.of(props.training(), start);
             state.phase(TrainingState.Phase.TRAINING);
             try {
                 StepPlan plan = leased == null ? StepPlan.fixed(train.size(), workers, rank, settings)
