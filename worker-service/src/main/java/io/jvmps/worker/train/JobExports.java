@@ -23,7 +23,7 @@ import java.util.function.LongConsumer;
 
 /**
  * What a job writes as its model ({@code ps.worker.output.model-dir}): rank 0 serves exports asked for over REST while it
- * trains (each to {@code <export-dir>/step-<N>/}) and writes the final model when training ends, after every
+ * trains (each to {@code <model-dir>/step-<N>/}) and writes the final model when training ends, after every
  * worker's last push where pushes can come after its own. Used by the job's thread only.
  */
 final class JobExports {
@@ -60,7 +60,7 @@ final class JobExports {
 
     /**
      * What runs after every step: on rank 0 with an export folder, an export asked for over REST, written to
-     * {@code <export-dir>/step-<N>/} with the values this step computed its gradients with.
+     * {@code <model-dir>/step-<N>/} with the values this step computed its gradients with.
      */
     LongConsumer atStepEnd(TrainableModel model, Examples test, ServerDescription semantics, int rank, int workers,
                            int servers) {

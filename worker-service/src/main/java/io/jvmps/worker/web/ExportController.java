@@ -16,7 +16,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * {@code POST /api/v1/export} (rank 0, with {@code ps.worker.output.model-dir}): writes the model as it stands at
- * the end of the next training step to {@code <export-dir>/step-<N>/} and answers with its manifest. 503
+ * the end of the next training step to {@code <model-dir>/step-<N>/} and answers with its manifest. 503
  * NOT_READY with the reason when this worker cannot export now; 504 TIMEOUT when no step ended within
  * {@code ps.worker.servers.request-timeout}. Needs the cluster secret, as every mutating call.
  */
