@@ -35,14 +35,22 @@ public final class WorkerMembership implements Consumer<ClusterView> {
         }
         BitSet before = live.live();
         Map<Integer, String> leaving = new HashMap<>();
+        boolean anyDead = false;
         for (NodeInfo w : view.workers()) {
             if (w.state() == NodeState.DEAD || w.state() == NodeState.FINISHED) {
                 leaving.put(w.rank(), w.nodeId());
+                anyDead |= w.state() == NodeState.DEAD;
             }
         }
         if (live.drop(leaving)) {
-            log.warn("Cluster view epoch {}: live workers {} -> {} (SYNC steps, SSP bounds and GEO final pulls "
-                    + "wait only for live workers)", view.epoch(), before, live.live());
+            // a worker that finished its job is the normal end, not something for an operator to look at
+            String line = "Cluster view epoch {}: live workers {} -> {} (SYNC steps, SSP bounds and GEO final pulls "
+                    + "wait only for live workers)";
+            if (anyDead) {
+                log.warn(line, view.epoch(), before, live.live());
+            } else {
+                log.info(line, view.epoch(), before, live.live());
+            }
         }
     }
 }

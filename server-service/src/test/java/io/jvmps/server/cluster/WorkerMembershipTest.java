@@ -6,11 +6,15 @@ import io.jvmps.common.cluster.NodeRole;
 import io.jvmps.common.cluster.NodeState;
 import io.jvmps.server.consistency.LiveWorkers;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(OutputCaptureExtension.class)
 class WorkerMembershipTest {
     private static NodeInfo worker(int rank, String id, NodeState state) {
         return new NodeInfo(id, NodeRole.WORKER, rank, "h", 0, 0, state, 0);
@@ -42,5 +46,16 @@ class WorkerMembershipTest {
         membership.accept(new ClusterView(4, 1, 3, List.of(worker(0, "w0", NodeState.ALIVE),
                 worker(1, "w1b", NodeState.DEAD))));
         assertThat(live.live()).hasToString("{0}");
+    }
+
+    @Test
+    void workersThatFinishedAreAnInfoLineAndADeadOneAWarning(CapturedOutput output) {
+        WorkerMembership membership = new WorkerMembership(new LiveWorkers(2));
+        membership.accept(new ClusterView(2, 1, 2, List.of(worker(0, "w0", NodeState.ALIVE),
+                worker(1, "w1", NodeState.FINISHED))));
+        assertThat(output).containsPattern("INFO .*live workers \\{0, 1} -> \\{0}").doesNotContain("WARN");
+        membership.accept(new ClusterView(3, 1, 2, List.of(worker(0, "w0", NodeState.DEAD),
+                worker(1, "w1", NodeState.FINISHED))));
+        assertThat(output).containsPattern("WARN .*live workers \\{0} -> \\{}");
     }
 }
