@@ -45,7 +45,6 @@ public final class SchedulerRegistrar implements AutoCloseable {
     private final MonotonicClock clock;
     private final ExitAction exit;
     private final java.util.function.Consumer<ClusterView> views;
-    private final java.util.function.Supplier<io.jvmps.common.protocol.ServerVitals> vitals;
     private final ScheduledExecutorService executor;
     private final Heartbeats heartbeats;
     private volatile int rsocketPort;
@@ -73,7 +72,6 @@ public final class SchedulerRegistrar implements AutoCloseable {
     public SchedulerRegistrar(SchedulerClient client, ServerIdentity identity, String host, Timing timing, MonotonicClock clock,
                               ExitAction exit, java.util.function.Consumer<ClusterView> views,
                               java.util.function.Supplier<io.jvmps.common.protocol.ServerVitals> vitals) {
-        this.vitals = vitals;
         this.views = views;
         this.client = client;
         this.identity = identity;

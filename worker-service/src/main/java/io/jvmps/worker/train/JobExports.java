@@ -8,8 +8,6 @@ import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.common.time.Deadline;
 import io.jvmps.worker.config.CsvProperties;
 import io.jvmps.worker.config.DataFormat;
-import io.jvmps.worker.config.DataSharding;
-import io.jvmps.worker.config.JobKind;
 import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.export.ExportManifest;
 import io.jvmps.worker.export.ExportRequests;

@@ -28,7 +28,6 @@ import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.transport.ServerConnections;
 import io.jvmps.client.control.SchedulerSession;
 import io.jvmps.client.control.ServerWaiter;
-import io.jvmps.worker.config.DataFormat;
 import io.jvmps.worker.config.DataSharding;
 import io.jvmps.worker.config.JobKind;
 import io.jvmps.worker.config.WorkerProperties;
