@@ -27,7 +27,8 @@ import java.time.Duration;
  * ({@link NodeIdentityCheck}), and takes each request-response on {@value AllReduceRoutes#SEGMENT}
  * as one segment chunk from the left neighbour into the {@link AllReduceMailbox}, answering empty. A frame
  * on another route or one that does not decode is answered with its error code and changes nothing.
- * Its port is announced to the scheduler at registration, where the peers find it. Close it to unbind.
+ * Its port is announced to the scheduler at registration, where the peers find it. Close it to unbind: it
+ * returns once the port no longer accepts connections (or after the bind timeout, with a warning).
  * Thread-safe.
  */
 public final class RingEndpoint implements AutoCloseable {
@@ -35,10 +36,12 @@ public final class RingEndpoint implements AutoCloseable {
 
     private final AllReduceMailbox mailbox;
     private final CloseableChannel channel;
+    private final Duration timeout;
 
-    private RingEndpoint(AllReduceMailbox mailbox, CloseableChannel channel) {
+    private RingEndpoint(AllReduceMailbox mailbox, CloseableChannel channel, Duration timeout) {
         this.mailbox = mailbox;
         this.channel = channel;
+        this.timeout = timeout;
     }
 
     /**
@@ -58,7 +61,7 @@ public final class RingEndpoint implements AutoCloseable {
      * @param secret    the cluster secret every connection must present
      * @param scheduler asked to confirm the node identity every connection must present, or null to check the
      *                  secret only
-     * @param timeout   how long binding may take
+     * @param timeout   how long binding, and later unbinding, may take
      * @throws PsException NOT_READY when the port cannot be bound in time
      */
     public static RingEndpoint bind(String bindHost, int port, ClusterSecret secret, SchedulerClient scheduler,
@@ -77,7 +80,7 @@ public final class RingEndpoint implements AutoCloseable {
                     })
                     .bind(TcpServerTransport.create(bindHost, port))
                     .block(timeout);
-            return new RingEndpoint(mailbox, channel);
+            return new RingEndpoint(mailbox, channel, timeout);
         } catch (RuntimeException e) {
             throw new PsException(ErrorCode.NOT_READY, "cannot bind the AllReduce endpoint on " + bindHost + ":" + port
                     + ": " + e.getMessage());
@@ -125,8 +128,15 @@ public final class RingEndpoint implements AutoCloseable {
         return channel.address().getPort();
     }
 
+    /** Unbinds the port and waits (up to the bind timeout) until it accepts no more connections. */
     @Override
     public void close() {
+        int port = port();
         channel.dispose();
+        try {
+            channel.onClose().block(timeout);
+        } catch (RuntimeException e) {
+            log.warn("The AllReduce endpoint on port {} did not unbind within {}: {}", port, timeout, e.toString());
+        }
     }
 }
