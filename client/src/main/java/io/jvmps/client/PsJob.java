@@ -69,9 +69,7 @@ public final class PsJob implements AutoCloseable {
     }
 
     /**
-     * Registers as a worker, waits for every server of the job and checks they agree on the semantics. Installs
-     * {@link io.jvmps.common.startup.DroppedErrors} (once per JVM), so a connection to a server that is down does not
-     * make Reactor log an ERROR with a stack trace.
+     * Registers as a worker, waits for every server of the job and checks they agree on the semantics.
      *
      * @param clock measures every deadline (monotonic: a step of the wall clock does not end a wait)
      * @return the job, this worker's rank assigned
@@ -80,7 +78,6 @@ public final class PsJob implements AutoCloseable {
      *                     another number of workers than the scheduler's job
      */
     public static PsJob join(ClientSettings settings, MonotonicClock clock) {
-        io.jvmps.common.startup.DroppedErrors.install();
         SchedulerClient scheduler = new SchedulerClient(settings.schedulerHost(), settings.schedulerPort(),
                 settings.requestTimeout().compareTo(java.time.Duration.ofSeconds(10)) < 0 ? settings.requestTimeout()
                         : java.time.Duration.ofSeconds(10), settings.secret(), settings.schedulerTls());

@@ -57,11 +57,14 @@ public record ConnectionSettings(ClusterSecret secret, TcpClients tcp, Duration 
 
     /**
      * A lazily connecting RSocket client to one node, presenting the cluster secret in its SETUP frame with
-     * composite metadata (routes go there too), keep-alive by {@link #lossTimeout}.
+     * composite metadata (routes go there too), keep-alive by {@link #lossTimeout}. Installs
+     * {@link io.jvmps.common.startup.DroppedErrors} (once per JVM): closing a client whose node is down makes RSocket
+     * drop a cancellation, which Reactor's default would log as an ERROR with a stack trace.
      *
      * @param dataMimeType what the data of every payload is, e.g. {@code application/json}
      */
     public io.rsocket.core.RSocketClient connect(String host, int port, String dataMimeType) {
+        io.jvmps.common.startup.DroppedErrors.install();
         io.rsocket.core.RSocketConnector connector = io.rsocket.core.RSocketConnector.create()
                 .metadataMimeType(io.rsocket.metadata.WellKnownMimeType.MESSAGE_RSOCKET_COMPOSITE_METADATA.getString())
                 .dataMimeType(dataMimeType)

@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * "dropped" error): one log line instead of Reactor's default ERROR with a stack trace. RSocket drops a
  * {@link CancellationException} when a node disposes a connection that never connected (a server that is down while
  * a worker waits for it); that is expected and logged at DEBUG. Anything else is a WARN naming the error. Installed
- * once per JVM: by every service as it starts ({@link DroppedErrorsAtStart}) and by the client library's
- * {@code PsJob.join}. Needs only Reactor and SLF4J; thread-safe.
+ * once per JVM: by every service as it starts ({@link DroppedErrorsAtStart}) and by the client library as it
+ * makes its first connection. Needs only Reactor and SLF4J; thread-safe.
  */
 public final class DroppedErrors {
     private static final Logger log = LoggerFactory.getLogger(DroppedErrors.class);
