@@ -134,12 +134,13 @@ public class WorkerJob {
             failed(e.getMessage());
             return 0;
         } catch (RuntimeException e) {
-            log.error("Worker failed: {}", e.getMessage(), e);
+            JobEnding ending = JobEnding.of(e, Thread.currentThread().isInterrupted());
+            ending.log(log, e);
             if (e instanceof PsException p && p.code() == ErrorCode.STATE_LOST) {
                 session.failJob(p.detail());
             }
             session.markFailed();
-            failed(e.getMessage());
+            failed(ending.reason());
             return 1;
         } finally {
             session.close();
