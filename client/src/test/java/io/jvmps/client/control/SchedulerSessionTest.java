@@ -1,20 +1,17 @@
 package io.jvmps.client.control;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.jvmps.common.cluster.ClusterView;
-import io.jvmps.common.cluster.SchedulerClient;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.RegisterResponse;
+import io.jvmps.common.testing.FakeScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -36,24 +33,20 @@ class SchedulerSessionTest {
     private final AtomicInteger attempts = new AtomicInteger();
     private volatile int fullAnswers;
     private final List<String> leaves = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private HttpServer server;
+    private FakeScheduler server;
     private SchedulerSession session;
 
     @BeforeEach
     void startFakeScheduler() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/api/v1/nodes", this::register);
-        server.start();
-        SchedulerClient client = new SchedulerClient("127.0.0.1", server.getAddress().getPort(), Duration.ofSeconds(5),
-                io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789"));
-        session = new SchedulerSession(client, "127.0.0.1", Duration.ofSeconds(30),
+        server = FakeScheduler.start("/api/v1/nodes", this::register);
+        session = new SchedulerSession(server.client(), "127.0.0.1", Duration.ofSeconds(30),
                 io.jvmps.common.time.MonotonicClock.SYSTEM);
     }
 
     @AfterEach
     void stop() {
         session.close();
-        server.stop(0);
+        server.close();
     }
 
     private void register(HttpExchange exchange) throws IOException {

@@ -1,20 +1,17 @@
 package io.jvmps.common.cluster;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.RegisterRequest;
 import io.jvmps.common.protocol.RegisterResponse;
-import io.jvmps.common.security.ClusterSecret;
+import io.jvmps.common.testing.FakeScheduler;
 import io.jvmps.common.time.MonotonicClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -36,21 +33,18 @@ class RegistrationTest {
     /** Answers in order, each "status body"; the last one repeats. */
     private final ConcurrentLinkedQueue<String> script = new ConcurrentLinkedQueue<>();
     private final AtomicInteger attempts = new AtomicInteger();
-    private HttpServer scheduler;
+    private FakeScheduler scheduler;
     private SchedulerClient client;
 
     @BeforeEach
     void startFakeScheduler() throws IOException {
-        scheduler = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        scheduler.createContext("/api/v1/nodes", this::answer);
-        scheduler.start();
-        client = new SchedulerClient("127.0.0.1", scheduler.getAddress().getPort(), Duration.ofSeconds(5),
-                ClusterSecret.of("test-cluster-secret-0123456789"));
+        scheduler = FakeScheduler.start("/api/v1/nodes", this::answer);
+        client = scheduler.client();
     }
 
     @AfterEach
     void stop() {
-        scheduler.stop(0);
+        scheduler.close();
     }
 
     private void answer(HttpExchange exchange) throws IOException {

@@ -1,7 +1,6 @@
 package io.jvmps.common.cluster;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.JobStatus;
 import io.jvmps.common.protocol.ProgressReport;
@@ -9,6 +8,7 @@ import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.RegisterRequest;
 import io.jvmps.common.protocol.RegisterResponse;
 import io.jvmps.common.protocol.ResultReport;
+import io.jvmps.common.testing.FakeScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -41,21 +40,18 @@ class SchedulerClientTest {
 
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
     private final List<Received> received = new CopyOnWriteArrayList<>();
-    private HttpServer server;
+    private FakeScheduler server;
     private SchedulerClient client;
 
     @BeforeEach
     void startFakeScheduler() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", this::handle);
-        server.start();
-        client = new SchedulerClient("127.0.0.1", server.getAddress().getPort(), Duration.ofSeconds(5),
-                io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789"));
+        server = FakeScheduler.start("/", this::handle);
+        client = server.client();
     }
 
     @AfterEach
     void stopFakeScheduler() {
-        server.stop(0);
+        server.close();
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -187,8 +183,7 @@ class SchedulerClientTest {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
-        SchedulerClient nobodyHome = new SchedulerClient("127.0.0.1", port, Duration.ofSeconds(2),
-                io.jvmps.common.security.ClusterSecret.of("test-cluster-secret-0123456789"));
+        SchedulerClient nobodyHome = new SchedulerClient("127.0.0.1", port, Duration.ofSeconds(2), FakeScheduler.SECRET);
 
         assertThatThrownBy(nobodyHome::cluster)
                 .isInstanceOfSatisfying(PsException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_READY))
@@ -237,6 +232,6 @@ class SchedulerClientTest {
 
         assertThat(client.heartbeat("s")).isEqualTo(view);
         assertThat(client.cluster()).isEqualTo(view);
-        assertThat(client.base().toString()).isEqualTo("http://127.0.0.1:" + server.getAddress().getPort());
+        assertThat(client.base().toString()).isEqualTo("http://127.0.0.1:" + server.port());
     }
 }

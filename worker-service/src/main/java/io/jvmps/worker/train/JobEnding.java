@@ -43,7 +43,7 @@ public record JobEnding(String reason, boolean stopped, boolean unforeseen) {
     }
 
     private static boolean causedByInterruption(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof InterruptedException) {
                 return true;
             }
