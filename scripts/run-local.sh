@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the main job on this machine: 1 scheduler, PS_SERVERS servers and PS_WORKERS workers as
-# separate JVMs on loopback, training LeNet-5 on MNIST, then prints the final test accuracy.
+# separate JVMs on loopback, training LeNet-5 on MNIST (or the model and data the worker arguments name), then
+# prints the final test accuracy.
 #
 # Usage: scripts/run-local.sh [--build] [-- WORKER_ARGS...]
 #   --build        rebuild the jars first (they are also built when any exec jar is missing)
@@ -17,11 +18,15 @@
 #   PS_EPOCHS=3 PS_BATCH_SIZE=32   become --ps.worker.training.epochs / --ps.worker.training.batch-size
 #                                  (PS_WORKER_TRAINING_EPOCHS and PS_WORKER_TRAINING_BATCHSIZE, or their old
 #                                  names PS_WORKER_EPOCHS and PS_WORKER_BATCHSIZE, count when these are unset)
-#   PS_DATA_DIR                 MNIST folder (default <repo>/data/mnist; fetched when absent)
+#   PS_DATA_DIR                 MNIST folder (default <repo>/data/mnist; fetched when absent, and only for a job
+#                               that reads MNIST from it: not for CSV, NPY, LIBSVM, CTR or a dataset.path of yours)
 #   PS_SERVER_ARGS              arguments for every server (space-separated); when unset, Adam at 0.005
-#                               after a 200-update warm-up, with a cosine decay to 0 over the job's steps
+#                               after a 200-update warm-up (at most half the job), with a cosine decay to 0 by
+#                               the job's last step (the servers take the job's length from the workers)
 #   PS_TIMEOUT                  give up after this many seconds of training (default 0: never)
-# The trained model is written to run/model (model.sd + model.json) unless --ps.worker.output.model-dir is given.
+# The trained model is written to run/model (model.sd + model.json) unless ps.worker.output.model-dir is given,
+# as an argument after -- or as PS_WORKER_OUTPUT_MODELDIR. Every worker and server setting this script defaults
+# yields to the same setting given as an argument or an environment variable.
 #   PS_WORKER_EXTRA_JAVA_OPTS   JVM options added to the workers' (default -XX:TieredStopAtLevel=1: C1 only;
 #                               set it empty for C2, e.g. for long jobs)
 #   PS_JAR_DIR, JAVA_OPTS, JAVA_HOME   see scripts/ps-launch.sh
@@ -36,7 +41,7 @@ readonly STOP_GRACE_SECONDS=10
 readonly START_TIMEOUT_SECONDS=90
 
 usage() {
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 build=0
@@ -78,13 +83,6 @@ if [[ $build -eq 1 || ${#missing_jars[@]} -gt 0 ]]; then
         done
     fi
 fi
-
-# --- (b) data ---------------------------------------------------------------------------------
-data_dir="${PS_DATA_DIR:-$PS_REPO_ROOT/data/mnist}"
-if [[ -n "$(ps_mnist_missing "$data_dir")" ]]; then
-    "$PS_REPO_ROOT/scripts/fetch-mnist.sh" "$data_dir"
-fi
-data_dir="$(cd "$data_dir" && pwd)"
 
 # --- (c) scheduler port -----------------------------------------------------------------------
 if [[ -n "${PS_SCHED_PORT:-}" ]]; then
@@ -230,37 +228,91 @@ fail() {
 export MS_SERVER_NUM="$servers" MS_WORKER_NUM="$workers"
 export MS_SCHED_HOST=127.0.0.1 MS_SCHED_PORT="$port" MS_NODE_HOST=127.0.0.1
 
-# has_worker_arg NAME : succeed when the user passed --NAME or --NAME=... after --.
-# has_worker_arg NAME...: whether the worker arguments set any of the names (a property and its old name)
-has_worker_arg() {
-    local a name
+# env_name PROPERTY: the environment variable Spring binds to a property (ps.worker.output.model-dir ->
+# PS_WORKER_OUTPUT_MODELDIR).
+env_name() {
+    local name="${1^^}"
+    name="${name//./_}"
+    printf '%s' "${name//-/}"
+}
+# worker_arg PROPERTY [OLD_NAME...]: print the value of the last argument after -- that sets the property under its
+# name or an old one; fail when none does.
+worker_arg() {
+    local a name value found=1
     for a in "${worker_args[@]}"; do
         for name in "$@"; do
-            [[ "$a" == "--$name" || "$a" == "--$name="* ]] && return 0
+            if [[ "$a" == "--$name="* ]]; then
+                value="${a#--"$name"=}"
+                found=0
+            fi
         done
+    done
+    [[ $found -eq 0 ]] && printf '%s' "$value"
+}
+# worker_env PROPERTY [OLD_NAME...]: print the value of the environment variable of the property or an old name.
+worker_env() {
+    local name var
+    for name in "$@"; do
+        var="$(env_name "$name")"
+        if [[ -n "${!var+set}" ]]; then
+            printf '%s' "${!var}"
+            return 0
+        fi
     done
     return 1
 }
-# The main job's recipe (measured in docs/benchmarks.md): DEFAULT_EPOCHS epochs of DEFAULT_BATCH images per
-# worker and step; the servers' Adam rises linearly to DEFAULT_LEARNING_RATE over the first DEFAULT_WARMUP
-# updates (at most half the job) and then decays on a cosine to 0 over the job's remaining steps (computed
-# here for the 60,000 training images). PS_EPOCHS / PS_BATCH_SIZE change the job, and the schedule follows
-# them; setting PS_SERVER_ARGS (even empty) replaces the schedule arguments.
-readonly DEFAULT_EPOCHS=3 DEFAULT_BATCH=32 DEFAULT_LEARNING_RATE=0.005 DEFAULT_WARMUP=200 MNIST_TRAIN_IMAGES=60000
+# user_setting PROPERTY [OLD_NAME...]: the value the user gave the workers, by argument (wins) or environment; fails
+# when neither sets it. Every worker setting this script defaults yields to both.
+user_setting() {
+    worker_arg "$@" || worker_env "$@"
+}
+# The main job's recipe (measured in docs/benchmarks.md): DEFAULT_EPOCHS epochs of DEFAULT_BATCH images per worker and
+# step; the servers' Adam rises linearly to DEFAULT_LEARNING_RATE over the first DEFAULT_WARMUP updates (at most half
+# the job) and then decays on a cosine to 0 by the job's last step. The servers size that cosine from the job itself:
+# each worker tells them its length when it declares the model (ps.optimizer.total-steps unset), so it fits any data
+# set, batch size and epoch count, however they are given. Setting PS_SERVER_ARGS (even empty) replaces these
+# arguments; a server setting in the environment (PS_OPTIMIZER_TYPE, say) replaces its argument.
+readonly DEFAULT_EPOCHS=3 DEFAULT_BATCH=32 DEFAULT_LEARNING_RATE=0.005 DEFAULT_WARMUP=200
 # The workers JIT-compile with C1 only: their Java code drives native kernels, and C2's compilations took more
 # CPU from a 2-minute job on two cores than its faster code gave back (docs/benchmarks.md). Servers keep C2.
 readonly DEFAULT_WORKER_EXTRA_JAVA_OPTS="-XX:TieredStopAtLevel=1"
-# The workers' own variables (PS_WORKER_TRAINING_EPOCHS, PS_WORKER_TRAINING_BATCHSIZE, or their old names) count
-# too: the arguments below would otherwise override them without a word. PS_EPOCHS / PS_BATCH_SIZE win over them.
-epochs="${PS_EPOCHS:-${PS_WORKER_TRAINING_EPOCHS:-${PS_WORKER_EPOCHS:-$DEFAULT_EPOCHS}}}"
-batch="${PS_BATCH_SIZE:-${PS_WORKER_TRAINING_BATCHSIZE:-${PS_WORKER_BATCHSIZE:-$DEFAULT_BATCH}}}"
-is_count "$epochs" || ps_die "PS_EPOCHS (or PS_WORKER_TRAINING_EPOCHS) must be a positive integer, got '$epochs'"
-is_count "$batch" || ps_die "PS_BATCH_SIZE (or PS_WORKER_TRAINING_BATCHSIZE) must be a positive integer, got '$batch'"
-extra_worker_args=("--ps.worker.dataset.path=$data_dir")
-has_worker_arg ps.worker.training.epochs ps.worker.epochs || extra_worker_args+=("--ps.worker.training.epochs=$epochs")
-has_worker_arg ps.worker.training.batch-size ps.worker.batch-size || extra_worker_args+=("--ps.worker.training.batch-size=$batch")
-model_dir="$PS_REPO_ROOT/run/model"
-if ! has_worker_arg ps.worker.output.model-dir ps.worker.export-dir; then
+extra_worker_args=()
+# PS_EPOCHS / PS_BATCH_SIZE are this script's knobs: an argument wins over them, they win over the workers' own
+# variables (PS_WORKER_TRAINING_EPOCHS, ...), and those over the defaults.
+for knob in PS_EPOCHS PS_BATCH_SIZE; do
+    [[ -z "${!knob:-}" ]] || is_count "${!knob}" || ps_die "$knob must be a positive integer, got '${!knob}'"
+done
+if ! worker_arg ps.worker.training.epochs ps.worker.epochs >/dev/null; then
+    if [[ -n "${PS_EPOCHS:-}" ]]; then
+        extra_worker_args+=("--ps.worker.training.epochs=$PS_EPOCHS")
+    elif ! worker_env ps.worker.training.epochs ps.worker.epochs >/dev/null; then
+        extra_worker_args+=("--ps.worker.training.epochs=$DEFAULT_EPOCHS")
+    fi
+fi
+if ! worker_arg ps.worker.training.batch-size ps.worker.batch-size >/dev/null; then
+    if [[ -n "${PS_BATCH_SIZE:-}" ]]; then
+        extra_worker_args+=("--ps.worker.training.batch-size=$PS_BATCH_SIZE")
+    elif ! worker_env ps.worker.training.batch-size ps.worker.batch-size >/dev/null; then
+        extra_worker_args+=("--ps.worker.training.batch-size=$DEFAULT_BATCH")
+    fi
+fi
+# MNIST is fetched only for a job that reads it: the stock classification job on the MNIST format, from the folder
+# this script manages (PS_DATA_DIR) rather than one the user names with ps.worker.dataset.path.
+format="$(user_setting ps.worker.dataset.format ps.worker.data || echo MNIST)"
+job_kind="$(user_setting ps.worker.job || echo CLASSIFICATION)"
+data_dir=""
+if [[ "${format^^}" == MNIST && "${job_kind^^}" == CLASSIFICATION ]] \
+        && ! user_setting ps.worker.dataset.path ps.worker.data-path >/dev/null; then
+    data_dir="${PS_DATA_DIR:-$PS_REPO_ROOT/data/mnist}"
+    if [[ -n "$(ps_mnist_missing "$data_dir")" ]]; then
+        "$PS_REPO_ROOT/scripts/fetch-mnist.sh" "$data_dir"
+    fi
+    data_dir="$(cd "$data_dir" && pwd)"
+    extra_worker_args+=("--ps.worker.dataset.path=$data_dir")
+fi
+model_dir="$(user_setting ps.worker.output.model-dir ps.worker.export-dir || true)"
+if [[ -z "$model_dir" ]]; then
+    model_dir="$PS_REPO_ROOT/run/model"
     extra_worker_args+=("--ps.worker.output.model-dir=$model_dir")
     rm -f "$model_dir/model.sd" "$model_dir/model.json" # a model in run/model is this run's, never an older one
 fi
@@ -268,11 +320,11 @@ server_args=()
 if [[ -n "${PS_SERVER_ARGS+set}" ]]; then
     read -r -a server_args <<<"$PS_SERVER_ARGS"
 else
-    shard=$(( (MNIST_TRAIN_IMAGES + workers - 1) / workers ))
-    job_steps=$(( (shard + batch - 1) / batch * epochs ))
-    warmup=$(( job_steps / 2 < DEFAULT_WARMUP ? job_steps / 2 : DEFAULT_WARMUP ))
-    server_args=(--ps.optimizer.learning-rate="$DEFAULT_LEARNING_RATE" --ps.optimizer.schedule=COSINE
-        --ps.optimizer.warmup-steps="$warmup" --ps.optimizer.total-steps="$(( job_steps - warmup ))")
+    for default in "ps.optimizer.learning-rate=$DEFAULT_LEARNING_RATE" ps.optimizer.schedule=COSINE \
+        "ps.optimizer.warmup-steps=$DEFAULT_WARMUP"; do
+        var="$(env_name "${default%%=*}")"
+        [[ -n "${!var+set}" ]] || server_args+=("--$default")
+    done
 fi
 
 # The nodes bind PS_* variables as ps.* properties (Spring relaxed binding); keep this script's own
@@ -281,7 +333,8 @@ worker_java_opts="${PS_WORKER_EXTRA_JAVA_OPTS-$DEFAULT_WORKER_EXTRA_JAVA_OPTS}"
 unset PS_WORKER_EXTRA_JAVA_OPTS PS_SERVERS PS_WORKERS PS_EPOCHS PS_BATCH_SIZE PS_DATA_DIR PS_SERVER_ARGS PS_TIMEOUT PS_SCHED_PORT
 
 cluster_start=$SECONDS
-echo "run-local: scheduler on 127.0.0.1:$port, $servers server(s), $workers worker(s); data $data_dir; logs in $log_dir"
+script_started=$(date +%s)
+echo "run-local: scheduler on 127.0.0.1:$port, $servers server(s), $workers worker(s); data ${data_dir:-as the worker arguments say}; logs in $log_dir"
 start_node scheduler scheduler "--server.port=$port"
 scheduler_pid=${node_pids[0]}
 
@@ -365,7 +418,7 @@ if [[ "$state" != "FINISHED" || "$total" -eq 0 ]]; then
     exit 1
 fi
 awk -v c="$correct" -v t="$total" 'BEGIN { printf "Final test accuracy: %.2f%% (%d/%d)\n", 100 * c / t, c, t }'
-if ! has_worker_arg ps.worker.output.model-dir ps.worker.export-dir && [[ -f "$model_dir/model.sd" ]]; then
+if [[ -n "$model_dir" && -f "$model_dir/model.sd" && $(stat -c %Y "$model_dir/model.sd") -ge $script_started ]]; then
     echo "Trained model: $model_dir/model.sd (+ model.json); classify with: scripts/predict.sh --model=$model_dir"
 fi
 printf 'Total wall time: %dm %02ds (cluster %dm %02ds)\n' \

@@ -159,10 +159,23 @@ public final class PsJob implements AutoCloseable {
      * checkpoint's step, or later for a worker that took over a dead rank)
      */
     public DenseStart declareDense(List<ParamSpec> params, INDArray[] initial) {
+        return declareDense(params, initial, 0);
+    }
+
+    /**
+     * Same as {@link #declareDense(List, INDArray[])}, also telling the servers how long the job is, so that a
+     * cosine learning-rate schedule configured without {@code ps.optimizer.total-steps} decays over exactly this
+     * job ({@link io.jvmps.client.control.JobUpdates}: the servers count updates per slice, which in ASYNC and SSP
+     * is every worker's pushes).
+     *
+     * @param stepsPerWorker the steps (pushes) this worker will run over the whole job; 0 = not told
+     */
+    public DenseStart declareDense(List<ParamSpec> params, INDArray[] initial, long stepsPerWorker) {
         ShardMap shardMap = ShardMap.compute(params, servers);
         DenseClient dense = denseClient(held.current(), shardMap);
         ControlClient control = control();
-        long declared = control.declareDense(params);
+        long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(), stepsPerWorker, workers());
+        long declared = control.declareDense(params, jobUpdates);
         DenseSeeding.seedOrAwait(dense, initial, rank(), settings.serverWaitTimeout(), clock);
         long start = StepJoiner.scheduleStep(control, clock, semantics, nodeId(), declared,
                 settings.requestTimeout());
@@ -170,7 +183,8 @@ public final class PsJob implements AutoCloseable {
                 left -> new ServerWaiter(session.client(), clock).connect(servers, left, settings.serverWaitInterval(),
                         session.identified(settings.connections())),
                 next -> denseClient(next, shardMap), () -> initial, rank(), settings.recoveryTimeout(), clock,
-                semantics.mode(), ServerRecovery.joinAgain(clock, semantics, nodeId(), settings.requestTimeout()));
+                semantics.mode(), ServerRecovery.joinAgain(clock, semantics, nodeId(), settings.requestTimeout()))
+                .declaringJobUpdates(jobUpdates);
         recovery.joined();
         return new DenseStart(dense, start, recovery);
     }
@@ -188,7 +202,7 @@ public final class PsJob implements AutoCloseable {
      * @param dense what {@link #declareDense} gave
      * @param cause the error a push or pull raised
      * @return a dense client on the new connections and the step to go on at
-     * @throws PsException {@code cause} itself when it is no server loss (or recovery is off); INVALID_ARGUMENT
+     * @throws PsException {@code cause} itself when it is no server loss (or recovery is off); STATE_LOST
      *                     when the servers keep no checkpoint; TIMEOUT after the recovery timeout
      */
     public ServerRecovery.Resumed resume(DenseStart dense, PsException cause) {

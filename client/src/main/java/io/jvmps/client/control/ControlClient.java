@@ -82,7 +82,17 @@ public final class ControlClient {
      *                     own error (e.g. the checkpoint holds another model)
      */
     public long declareDense(List<ParamSpec> params) {
-        List<DenseDeclared> answers = declareDenseAll(params);
+        return declareDense(params, 0);
+    }
+
+    /**
+     * Same as {@link #declareDense(List)}, also telling the servers the job's length, which sizes a cosine
+     * learning-rate schedule configured without {@code ps.optimizer.total-steps} ({@link JobUpdates}).
+     *
+     * @param jobUpdates the job's updates per slice ({@link JobUpdates#of}); 0 = not told
+     */
+    public long declareDense(List<ParamSpec> params, long jobUpdates) {
+        List<DenseDeclared> answers = declareDenseAll(params, jobUpdates);
         long step = answers.get(0).step();
         for (DenseDeclared d : answers) {
             if (d.step() != step) {
@@ -98,11 +108,12 @@ public final class ControlClient {
      * Declares the dense model to every server without comparing their steps (during a recovery the
      * replacement has restored a checkpoint and the others have not rolled back yet).
      *
+     * @param jobUpdates the job's updates per slice ({@link JobUpdates#of}); 0 = not told
      * @return each server's answer, by rank
      */
-    public List<DenseDeclared> declareDenseAll(List<ParamSpec> params) {
-        return connections.callAll(Routes.DENSE_DECLARE, new DenseDeclaration(params, connections.serverSet()),
-                DenseDeclared.class, timeout);
+    public List<DenseDeclared> declareDenseAll(List<ParamSpec> params, long jobUpdates) {
+        return connections.callAll(Routes.DENSE_DECLARE, new DenseDeclaration(params, connections.serverSet(),
+                        jobUpdates), DenseDeclared.class, timeout);
     }
 
     /**

@@ -67,6 +67,8 @@ public final class ServerRecovery {
     private int recoveries;
     /** Whether this worker has joined the job's steps; a recovery's resume point joins it. Training thread only. */
     private boolean joined;
+    /** The job's length the recovery declares again, so a replacement server sizes its schedule as the others. */
+    private long jobUpdates;
 
     /**
      * @param connect       waits (up to the given time) until every server is alive and reachable
@@ -112,6 +114,17 @@ public final class ServerRecovery {
                                         String nodeId, Duration timeout) {
         return (control, checkpointStep) ->
                 StepJoiner.scheduleStep(control, clock, semantics, nodeId, checkpointStep, timeout);
+    }
+
+    /**
+     * Sets the job's length a recovery declares to the servers again ({@link ControlClient#declareDense(List, long)}),
+     * so that a replacement server sizes its learning-rate schedule as the lost one did. Training thread only.
+     *
+     * @return this recovery
+     */
+    public ServerRecovery declaringJobUpdates(long updates) {
+        this.jobUpdates = updates;
+        return this;
     }
 
     /** Records that this worker has joined the job's steps (its first join succeeded). */
@@ -187,7 +200,7 @@ public final class ServerRecovery {
                 connections = connect.apply(left);
                 DenseClient client = clients.apply(connections);
                 ControlClient control = ControlClient.alongside(client);
-                control.declareDenseAll(client.shardMap().params());
+                control.declareDenseAll(client.shardMap().params(), jobUpdates);
                 declareMore.accept(connections);
                 if (rank == 0) {
                     client.init(initialValues.get());

@@ -3,6 +3,9 @@ package io.jvmps.client.train;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ServerDescription;
+import io.jvmps.common.optimizer.OptimizerSettings;
+import io.jvmps.common.optimizer.schedule.JobLength;
+import io.jvmps.common.optimizer.schedule.ScheduleSettings;
 import io.jvmps.optimizer.OptimizerType;
 
 import java.util.Arrays;
@@ -19,16 +22,23 @@ public final class HybridUpdateRule {
 
     /**
      * @param servers the servers' description
+     * @param steps   the steps this worker runs over the job: one local update each, which sizes a cosine schedule
+     *                the servers take from the job's length ({@code ps.optimizer.total-steps} unset)
      * @return a fresh optimizer (no state) for the local parameters
      * @throws PsException INVALID_ARGUMENT when the servers name an optimizer this worker does not know
      */
-    public static LocalOptimizer forServers(ServerDescription servers) {
+    public static LocalOptimizer forServers(ServerDescription servers, long steps) {
         OptimizerType type = Arrays.stream(OptimizerType.values())
                 .filter(t -> t.name().equalsIgnoreCase(servers.optimizer()))
                 .findFirst()
                 .orElseThrow(() -> new PsException(ErrorCode.INVALID_ARGUMENT, "the servers run optimizer "
                         + servers.optimizer() + ", which this worker does not know (accepted: "
                         + Arrays.toString(OptimizerType.values()) + "); run workers and servers of the same version"));
-        return new LocalOptimizer(type, servers.optimizerSettings());
+        OptimizerSettings settings = servers.optimizerSettings();
+        ScheduleSettings s = settings.schedule();
+        JobLength length = new JobLength();
+        length.tell(steps);
+        return new LocalOptimizer(type, settings.withSchedule(new ScheduleSettings(s.type(), s.warmupSteps(),
+                s.stepSize(), s.gamma(), s.totalSteps(), s.minLearningRate(), length)));
     }
 }

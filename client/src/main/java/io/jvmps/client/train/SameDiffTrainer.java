@@ -145,11 +145,11 @@ public final class SameDiffTrainer {
             throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
         }
         long started = System.nanoTime();
-        start();
         int perEpoch = batches.perEpoch();
         if (perEpoch == 0) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "no batches to train on");
         }
+        start((long) epochs * perEpoch);
         List<ParamSpec> params = dense.client().shardMap().params();
         INDArray[] values = params.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape(), 'c'))
                 .toArray(INDArray[]::new);
@@ -266,7 +266,8 @@ public final class SameDiffTrainer {
         graph.save(file);
     }
 
-    private void start() {
+    /** Declares the graph's server-side parameters once, telling the servers the first fit's length in steps. */
+    private void start(long steps) {
         if (dense != null) {
             return;
         }
@@ -278,12 +279,12 @@ public final class SameDiffTrainer {
         if (!onWorkers.isEmpty()) {
             List<ParamSpec> locals = graph.params().stream().filter(p -> onWorkers.contains(p.name())).toList();
             local = new WorkerLocalParams(graph::param, graph::setParam, locals,
-                    HybridUpdateRule.forServers(job.semantics()), job::allReduce);
+                    HybridUpdateRule.forServers(job.semantics(), steps), job::allReduce);
             log.info("worker {} keeps {} on the workers, averaged by a ring AllReduce and updated by the servers' "
                     + "rule", job.rank(), onWorkers);
         }
         INDArray[] initial = onServers.stream().map(p -> graph.param(p.name())).toArray(INDArray[]::new);
-        dense = job.declareDense(onServers, initial);
+        dense = job.declareDense(onServers, initial, steps);
         step = dense.startStep();
         log.info("worker {} of {} trains {} in {} mode from step {}", job.rank(), job.workers(), graph,
                 job.semantics().mode(), step);

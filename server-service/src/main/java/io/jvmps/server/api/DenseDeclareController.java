@@ -9,14 +9,16 @@ import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.server.checkpoint.CheckpointRestorer;
 import io.jvmps.server.checkpoint.Recovery;
 import io.jvmps.server.cluster.ServerIdentity;
+import io.jvmps.server.config.JobSchedule;
 import io.jvmps.server.store.DeclaredModel;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.stereotype.Controller;
 import reactor.core.publisher.Mono;
 
 /**
- * Route {@value Routes#DENSE_DECLARE}: records the workers' dense model and, when this server
- * restores a checkpoint, creates its slices from it and answers the step to resume from.
+ * Route {@value Routes#DENSE_DECLARE}: records the workers' dense model and the job's length (which may size the
+ * learning-rate schedule) and, when this server restores a checkpoint, creates its slices from it and answers the
+ * step to resume from.
  */
 @Controller
 public class DenseDeclareController {
@@ -24,10 +26,12 @@ public class DenseDeclareController {
     private final CheckpointRestorer restorer;
     private final ServerIdentity identity;
     private final Recovery recovery;
+    private final JobSchedule schedule;
 
     /** Wires the controller. */
     public DenseDeclareController(DeclaredModel model, CheckpointRestorer restorer, ServerIdentity identity,
-                                  Recovery recovery) {
+                                  Recovery recovery, JobSchedule schedule) {
+        this.schedule = schedule;
         this.model = model;
         this.restorer = restorer;
         this.identity = identity;
@@ -44,6 +48,7 @@ public class DenseDeclareController {
                         + "declared once the scheduler assigned one");
             }
             ShardMap map = model.declare(declaration.params());
+            schedule.told(declaration.updates());
             DenseDeclared answer = restorer.restoreInto(map, rank);
             recovery.declared(declaration.servers());
             return answer;

@@ -33,7 +33,8 @@ import org.springframework.validation.annotation.Validated;
  * @param warmupSteps        linear warm-up from 0 to the learning rate over this many updates, &gt;= 0 (0 = none)
  * @param stepSize           updates between two decays, &gt;= 1 (STEP)
  * @param gamma              decay factor in (0, 1] (STEP)
- * @param totalSteps         length of the cosine decay in updates after the warm-up, &gt;= 1 when COSINE
+ * @param totalSteps         length of the cosine decay in updates after the warm-up, &gt;= 0; 0 with COSINE: the job's
+ *                           length less the warm-up (see {@link io.jvmps.common.optimizer.schedule.JobSizedSchedule})
  * @param minLearningRate    rate at the end of the cosine decay, in [0, learning-rate] (COSINE)
  * @param threads            threads one dense slice update may use, &gt;= 0; 0 = one per core
  */
@@ -90,7 +91,7 @@ public record OptimizerProperties(
         double gamma,
         @DefaultValue("0")
         @PositiveOrZero(message = "ps.optimizer.total-steps must be >= 0 "
-                + "(and >= 1 when ps.optimizer.schedule is COSINE)")
+                + "(0 with COSINE: the job's length)")
         long totalSteps,
         @DefaultValue("0")
         @PositiveOrZero(message = "ps.optimizer.min-learning-rate must be in [0, ps.optimizer.learning-rate]")
@@ -104,17 +105,27 @@ public record OptimizerProperties(
         return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
     }
 
-    /** @return the hyper-parameters as the optimizer package sees them */
+    /**
+     * @return the hyper-parameters as the optimizer package sees them, as the servers describe them to workers: a
+     *         COSINE schedule without {@code total-steps} has {@code totalSteps = 0} there (the job's length)
+     */
     public OptimizerSettings settings() {
-        return new OptimizerSettings(learningRate, momentum, nesterov, beta1, beta2, epsilon, initialAccumulator,
-                l1, l2, beta, new ScheduleSettings(schedule, warmupSteps, stepSize, gamma, totalSteps,
-                minLearningRate));
+        return settings(null);
     }
 
-    /** @return whether a cosine schedule has a decay length (checked at start-up) */
-    @AssertTrue(message = "ps.optimizer.total-steps must be >= 1 when ps.optimizer.schedule is COSINE")
-    public boolean isCosineLengthSet() {
-        return schedule != ScheduleType.COSINE || totalSteps >= 1;
+    /**
+     * @param jobLength where the job tells its length (sizes COSINE without {@code total-steps}), or null
+     * @return the hyper-parameters the servers' optimizers are built with
+     */
+    public OptimizerSettings settings(io.jvmps.common.optimizer.schedule.JobLength jobLength) {
+        return new OptimizerSettings(learningRate, momentum, nesterov, beta1, beta2, epsilon, initialAccumulator,
+                l1, l2, beta, new ScheduleSettings(schedule, warmupSteps, stepSize, gamma, totalSteps,
+                minLearningRate, jobLength));
+    }
+
+    /** @return whether the cosine decay's length comes from the job (COSINE without {@code total-steps}) */
+    public boolean cosineSizedByJob() {
+        return schedule == ScheduleType.COSINE && totalSteps == 0;
     }
 
     /** @return whether the cosine floor is at most the base rate (checked at start-up) */

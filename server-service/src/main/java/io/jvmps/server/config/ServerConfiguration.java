@@ -64,8 +64,15 @@ public class ServerConfiguration {
 
     /** The dense update rule; a slice of several MiB is updated on {@code ps.optimizer.threads} threads. */
     @Bean(destroyMethod = "close")
-    Optimizer optimizer(OptimizerProperties props) {
-        return new io.jvmps.optimizer.ParallelOptimizer(props.type().create(props.settings()), props.resolvedThreads());
+    Optimizer optimizer(OptimizerProperties props, JobSchedule job) {
+        return new io.jvmps.optimizer.ParallelOptimizer(props.type().create(props.settings(job.length())),
+                props.resolvedThreads());
+    }
+
+    /** Where the job tells its length, which sizes a COSINE schedule without {@code ps.optimizer.total-steps}. */
+    @Bean
+    JobSchedule jobSchedule(OptimizerProperties props) {
+        return new JobSchedule(props);
     }
 
     /**
@@ -83,8 +90,9 @@ public class ServerConfiguration {
     }
 
     @Bean
-    SparseTables sparseTables(OptimizerProperties props, SparseProperties sparse, MeterRegistry registry) {
-        SparseTables tables = new SparseTables(props.type(), type -> type.create(props.settings()),
+    SparseTables sparseTables(OptimizerProperties props, JobSchedule job, SparseProperties sparse,
+                              MeterRegistry registry) {
+        SparseTables tables = new SparseTables(props.type(), type -> type.create(props.settings(job.length())),
                 new MemoryBudget(sparse.resolvedMaxBytes()));
         SparseMeters.register(registry, tables);
         return tables;

@@ -75,6 +75,22 @@ class PropertiesValidationTest {
                     assertThat(opt.type().create(opt.settings()).describe())
                             .startsWith("FTRL(lr=0.1").contains("COSINE(total-steps=10");
                 });
+        // COSINE without total-steps decays over the job's length, which the job tells when it declares its model
+        runner.withPropertyValues("ps.optimizer.schedule=COSINE", "ps.optimizer.warmup-steps=200",
+                        "ps.optimizer.learning-rate=0.1")
+                .run(ctx -> {
+                    OptimizerProperties opt = ctx.getBean(OptimizerProperties.class);
+                    assertThat(opt.cosineSizedByJob()).isTrue();
+                    io.jvmps.common.optimizer.schedule.JobLength job = new io.jvmps.common.optimizer.schedule.JobLength();
+                    var schedule = opt.settings(job).learningRateSchedule();
+                    assertThat(schedule.rate(300)).isEqualTo(0.1); // not told yet: the warm-up, then the base rate
+                    job.tell(190); // a 190-update job: the warm-up is capped at half of it (95)
+                    assertThat(schedule.rate(1)).isCloseTo(0.1 / 95, within(1e-12));
+                    assertThat(schedule.rate(95)).isCloseTo(0.1, within(1e-12));
+                    assertThat(schedule.rate(190)).isCloseTo(0.1 * (1 + Math.cos(Math.PI * 94 / 95)) / 2,
+                            within(1e-12));
+                    assertThat(schedule.rate(191)).isZero();
+                });
         runner.withPropertyValues("ps.optimizer.type=adagrad", "ps.optimizer.initial-accumulator=0",
                         "ps.optimizer.schedule=STEP", "ps.optimizer.step-size=1", "ps.optimizer.gamma=1")
                 .run(ctx -> assertThat(ctx.getBean(OptimizerProperties.class).settings().initialAccumulator())
@@ -96,8 +112,6 @@ class PropertiesValidationTest {
         expectFailure("ps.optimizer.total-steps=-3", "ps.optimizer.total-steps must be >= 0");
         expectFailure("ps.optimizer.min-learning-rate=-0.1",
                 "ps.optimizer.min-learning-rate must be in [0, ps.optimizer.learning-rate]");
-        expectFailure(new String[] {"ps.optimizer.schedule=COSINE"},
-                "ps.optimizer.total-steps must be >= 1 when ps.optimizer.schedule is COSINE");
         expectFailure(new String[] {"ps.optimizer.learning-rate=0.01", "ps.optimizer.min-learning-rate=0.1"},
                 "ps.optimizer.min-learning-rate must be in [0, ps.optimizer.learning-rate]");
         expectFailure(new String[] {"ps.optimizer.type=FTRL", "ps.optimizer.schedule=COSINE",

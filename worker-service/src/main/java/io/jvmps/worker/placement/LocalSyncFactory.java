@@ -49,11 +49,12 @@ public class LocalSyncFactory {
      *                  connection presents (peers' AllReduce endpoints take registered workers only)
      * @param rank      this worker's rank
      * @param workers   workers in the job
+     * @param steps     steps this worker runs over the job (sizes a cosine schedule the servers take from the job)
      * @return the sync to run after every step
      * @throws PsException INVALID_ARGUMENT for GEO mode or an optimizer hybrid mode cannot mirror
      */
     public LocalParameterSync create(TrainableModel model, ServerDescription servers, SchedulerSession session,
-                                     int rank, int workers) {
+                                     int rank, int workers, long steps) {
         if (model.localParams().isEmpty()) {
             return LocalParameterSync.NONE;
         }
@@ -61,7 +62,7 @@ public class LocalSyncFactory {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "hybrid placement (ps.worker.placement=HYBRID) needs "
                     + "servers in SYNC, ASYNC or SSP mode; they run GEO");
         }
-        var optimizer = HybridUpdateRule.forServers(servers);
+        var optimizer = HybridUpdateRule.forServers(servers, steps);
         List<NodeInfo> peers = new PeerWaiter(session.client(), clock).await(workers, serverCalls.waitTimeout(),
                 serverCalls.waitInterval());
         RSocketRingLink link = new RSocketRingLink(peers, rank, mailbox, session.identified(connections), serverCalls.requestTimeout(),

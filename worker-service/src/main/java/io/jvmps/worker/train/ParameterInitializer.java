@@ -34,14 +34,16 @@ class ParameterInitializer {
     /**
      * Sets the worker-local parameters, declares the model, then seeds or awaits the initial values.
      *
+     * @param jobUpdates the job's updates per slice, told to the servers (it sizes their cosine schedule)
      * @return the step the servers' parameters are at (non-zero when they restored a checkpoint)
      */
-    long initialize(int rank) {
+    long initialize(int rank, long jobUpdates) {
         Map<String, INDArray> initial = model.initialParams(props.training().seed());
         for (ParamSpec local : model.localParams()) {
             model.setParam(local.name(), initial.get(local.name()));
         }
-        long step = io.jvmps.client.control.ControlClient.alongside(client).declareDense(client.shardMap().params());
+        long step = io.jvmps.client.control.ControlClient.alongside(client).declareDense(client.shardMap().params(),
+                jobUpdates);
         if (step > 0) {
             log.info("The servers restored a checkpoint at step {}: resuming the schedule there", step);
         }

@@ -9,6 +9,7 @@ import io.jvmps.worker.train.progress.TrainingState;
 import io.jvmps.worker.train.progress.TrainingSummary;
 import io.jvmps.worker.train.schedule.DynamicSchedule;
 import io.jvmps.worker.train.schedule.LoopSettings;
+import io.jvmps.worker.train.schedule.Steps;
 import io.jvmps.worker.train.table.CtrJob;
 import io.jvmps.worker.train.table.SparseLinearJob;
 import io.jvmps.client.transport.ConnectionHolder;
@@ -205,9 +206,15 @@ public class WorkerJob {
                 () -> ParameterInitializer.initialValues(model, props.training().seed(), shardMap), reg.rank(),
                 props.servers().recoveryTimeout(), clocks.deadlines(), semantics.mode(),
                 (recovered, checkpointStep) -> joinStep(recovered, model, semantics, reg, checkpointStep));
+        DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, reg.nodeId()) : null;
+        long stepsPerWorker = leased != null ? leased.estimatedSteps()
+                : Steps.total(data.train().size(), workers, reg.rank(), LoopSettings.of(props.training(), 0));
+        long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(), stepsPerWorker, workers);
+        recovery.declaringJobUpdates(jobUpdates);
         long start;
         try {
-            long restored = new ParameterInitializer(client, model, props, clocks.deadlines()).initialize(reg.rank());
+            long restored = new ParameterInitializer(client, model, props, clocks.deadlines())
+                    .initialize(reg.rank(), jobUpdates);
             start = joinStep(io.jvmps.client.control.ControlClient.alongside(client), model, semantics, reg,
                     restored);
             recovery.joined();
@@ -219,7 +226,6 @@ public class WorkerJob {
             client = resumed.client();
             start = resumed.step();
         }
-        DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, reg.nodeId()) : null;
         ParameterExporter exporter = new ParameterExporter(props.output().parametersDir());
         PushedGradients pushed = exporter.enabled() ? PushedGradients.of(model.psParams()) : PushedGradients.none();
         TrainingSummary summary;
@@ -228,7 +234,7 @@ public class WorkerJob {
                 java.util.function.LongConsumer stepEnd = jobExports.atStepEnd(model, data.test(), semantics,
                         reg.rank(), workers, connections.size());
                 summary = trainFrom(start, client, model, data.train(), semantics, reg, workers, progress,
-                        leased, pushed, stepEnd);
+                        leased, pushed, stepEnd, stepsPerWorker);
                 break;
             } catch (PsException e) {
                 ServerRecovery.Resumed resumed = recover(recovery, e, held, "Lost the servers' state");
@@ -265,11 +271,12 @@ public class WorkerJob {
     private TrainingSummary trainFrom(long start, DenseClient client, TrainableModel model, Examples train,
                                       ServerDescription semantics, RegisterResponse reg, int workers,
                                       ProgressReporter progress, DynamicSchedule leased, PushedGradients pushed,
-                                      java.util.function.LongConsumer stepEnd) {
+                                      java.util.function.LongConsumer stepEnd, long stepsPerWorker) {
         LoopSettings settings = LoopSettings.of(props.training(), start);
         StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clocks.wall(),
                 props.training().logInterval(), meters, stepEnd);
-        try (LocalParameterSync sync = localSync.create(model, semantics, session, reg.rank(), workers)) {
+        try (LocalParameterSync sync = localSync.create(model, semantics, session, reg.rank(), workers,
+                stepsPerWorker)) {
             TrainingLoop loop = TrainingLoops.create(semantics, model, client, train, settings, reg.rank(), reporter,
                     sync, leased == null ? null : leased.plan(start), pushed);
             state.phase(TrainingState.Phase.TRAINING);

@@ -97,7 +97,7 @@ class AllReduceParameterSyncTest {
         OptimizerSettings adam = new OptimizerSettings(0.05, 0.9, false, 0.7, 0.95, 1e-4, 0.1, 0, 0, 1.0,
                 new ScheduleSettings(ScheduleType.COSINE, 3, 1, 1.0, 6, 0.005));
         LocalOptimizer local = HybridUpdateRule.forServers(
-                new ServerDescription(0, 2, ConsistencyMode.SYNC, 0, 0, 0, "ADAM", adam));
+                new ServerDescription(0, 2, ConsistencyMode.SYNC, 0, 0, 0, "ADAM", adam), 0);
         Optimizer server = OptimizerType.ADAM.create(adam);
         OptimizerState state = server.newState(3);
         INDArray onServer = Nd4j.create(new float[] {0.5f, -1f, 2f});
@@ -122,11 +122,33 @@ class AllReduceParameterSyncTest {
     }
 
     @Test
+    void aScheduleSizedByTheJobIsSizedLocallyByTheSameSteps() {
+        // servers with COSINE and no total-steps decay over the job's length; the local rule over this worker's steps
+        OptimizerSettings sgd = new OptimizerSettings(0.1, 0.9, false, 0.9, 0.999, 1e-8, 0.1, 0, 0, 1.0,
+                new ScheduleSettings(ScheduleType.COSINE, 4, 1, 1.0, 0, 0.0));
+        io.jvmps.common.optimizer.schedule.JobLength job = new io.jvmps.common.optimizer.schedule.JobLength();
+        job.tell(12);
+        Optimizer server = OptimizerType.SGD.create(sgd.withSchedule(new ScheduleSettings(ScheduleType.COSINE, 4, 1,
+                1.0, 0, 0.0, job)));
+        LocalOptimizer local = HybridUpdateRule.forServers(
+                new ServerDescription(0, 2, ConsistencyMode.SYNC, 0, 0, 0, "SGD", sgd), 12);
+        INDArray onServer = Nd4j.create(new float[] {1f, 2f});
+        INDArray onWorker = onServer.dup();
+        for (int update = 1; update <= 14; update++) {
+            INDArray g = Nd4j.create(new float[] {update, -update});
+            local.apply("b", onWorker, g);
+            server.apply(onServer, g.dup(), server.newState(2), update);
+        }
+        assertThat(onWorker.toFloatVector()).containsExactly(onServer.toFloatVector());
+        assertThat(local.describe()).contains("the job's 12 updates");
+    }
+
+    @Test
     void everyServerOptimizerCanRunLocallyAndAnUnknownOneIsRefused() {
         for (OptimizerType type : OptimizerType.values()) {
-            assertThat(HybridUpdateRule.forServers(describe(type.name())).describe()).startsWith(type.name());
+            assertThat(HybridUpdateRule.forServers(describe(type.name()), 0).describe()).startsWith(type.name());
         }
-        assertThatThrownBy(() -> HybridUpdateRule.forServers(describe("LAMB"))).isInstanceOf(PsException.class)
+        assertThatThrownBy(() -> HybridUpdateRule.forServers(describe("LAMB"), 0)).isInstanceOf(PsException.class)
                 .satisfies(e -> assertThat(((PsException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
                 .hasMessageContaining("LAMB").hasMessageContaining("FTRL");
     }
@@ -137,7 +159,7 @@ class AllReduceParameterSyncTest {
         LocalSyncFactory factory = new LocalSyncFactory(null, null,
                 WorkerPropertiesBinding.bind().servers(),
                 io.jvmps.common.time.MonotonicClock.SYSTEM);
-        assertThat(factory.create(model, describe("SGD"), null, 0, 2)).isSameAs(LocalParameterSync.NONE);
+        assertThat(factory.create(model, describe("SGD"), null, 0, 2, 10)).isSameAs(LocalParameterSync.NONE);
     }
 
     @Test
@@ -149,7 +171,7 @@ class AllReduceParameterSyncTest {
                 io.jvmps.common.time.MonotonicClock.SYSTEM);
         ServerDescription geo = new ServerDescription(0, 2, ConsistencyMode.GEO, 0, 4, 0.1, "SGD",
                 OptimizerSettings.defaults(LR));
-        assertThatThrownBy(() -> factory.create(model, geo, null, 0, 2)).isInstanceOf(PsException.class)
+        assertThatThrownBy(() -> factory.create(model, geo, null, 0, 2, 10)).isInstanceOf(PsException.class)
                 .hasMessageContaining("GEO");
     }
 

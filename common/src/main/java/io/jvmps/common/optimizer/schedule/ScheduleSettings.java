@@ -11,9 +11,18 @@ import java.util.Objects;
  * @param gamma           decay factor (STEP), in (0, 1]
  * @param totalSteps      length of the cosine decay in updates, counted after the warm-up (COSINE)
  * @param minLearningRate rate at the end of the cosine decay (COSINE)
+ * @param jobLength       where the job tells its length: a COSINE schedule with {@code totalSteps == 0} is sized
+ *                        from it ({@link JobSizedSchedule}); {@code null} when nothing tells it (then COSINE needs
+ *                        {@code totalSteps >= 1})
  */
 public record ScheduleSettings(ScheduleType type, long warmupSteps, long stepSize, double gamma, long totalSteps,
-                               double minLearningRate) {
+                               double minLearningRate, JobLength jobLength) {
+
+    /** Settings whose length, if any, is given here ({@code totalSteps}), not by the job. */
+    public ScheduleSettings(ScheduleType type, long warmupSteps, long stepSize, double gamma, long totalSteps,
+                            double minLearningRate) {
+        this(type, warmupSteps, stepSize, gamma, totalSteps, minLearningRate, null);
+    }
 
     /** Checks the parameters every schedule needs. */
     public ScheduleSettings {
@@ -30,9 +39,13 @@ public record ScheduleSettings(ScheduleType type, long warmupSteps, long stepSiz
 
     /**
      * @param lr the base learning rate
-     * @return the schedule, with the warm-up in front when {@code warmupSteps > 0}
+     * @return the schedule, with the warm-up in front when {@code warmupSteps > 0}; sized from the job when it is
+     *         COSINE without {@code totalSteps} and a {@link #jobLength()} is given
      */
     public LearningRateSchedule create(double lr) {
+        if (type == ScheduleType.COSINE && totalSteps == 0 && jobLength != null) {
+            return new JobSizedSchedule(lr, warmupSteps, minLearningRate, jobLength);
+        }
         LearningRateSchedule decay = type.decay(lr, this);
         return warmupSteps == 0 ? decay : new LinearWarmup(lr, warmupSteps, decay);
     }

@@ -99,6 +99,47 @@ class LearningRateScheduleTest {
     }
 
     @Test
+    void cosineWithoutTotalStepsSpansTheJobItsWorkersTell() {
+        JobLength job = new JobLength();
+        LearningRateSchedule s = new ScheduleSettings(ScheduleType.COSINE, 200, 1, 1, 0, 0.01, job).create(0.1);
+        assertThat(s).isInstanceOf(JobSizedSchedule.class);
+        // before the job told its length: the warm-up, then the base rate
+        assertThat(s.rate(100)).isCloseTo(0.05, within(TOL));
+        assertThat(s.rate(5000)).isCloseTo(0.1, within(TOL));
+        assertThat(s.describe()).contains("no job has told its length");
+        // a 3-epoch job of 1000 updates: warm-up 200, cosine over the other 800, the last update just above the floor
+        assertThat(job.tell(1000)).isTrue();
+        assertThat(job.tell(40)).as("the first length told wins").isFalse();
+        assertThat(s.rate(1)).isCloseTo(0.1 / 200, within(TOL));
+        assertThat(s.rate(200)).isCloseTo(0.1, within(TOL));
+        assertThat(s.rate(600)).isCloseTo(0.01 + 0.09 * (1 + Math.cos(Math.PI * 399 / 800)) / 2, within(TOL));
+        assertThat(s.rate(1000)).isCloseTo(0.01 + 0.09 * (1 + Math.cos(Math.PI * 799 / 800)) / 2, within(TOL));
+        assertThat(s.rate(1001)).isCloseTo(0.01, within(TOL));
+        assertThat(s.describe()).isEqualTo("COSINE(total-steps=800, min-learning-rate=0.01) after warm-up 200 "
+                + "(the job's 1000 updates)");
+    }
+
+    @Test
+    void aShortJobGetsAtMostHalfOfItsUpdatesAsWarmUp() {
+        JobLength job = new JobLength();
+        job.tell(190);
+        LearningRateSchedule s = new ScheduleSettings(ScheduleType.COSINE, 200, 1, 1, 0, 0, job).create(0.005);
+        assertThat(s.rate(1)).isCloseTo(0.005 / 95, within(TOL));
+        assertThat(s.rate(95)).isCloseTo(0.005, within(TOL));
+        assertThat(s.rate(190)).isCloseTo(0.005 * (1 + Math.cos(Math.PI * 94 / 95)) / 2, within(TOL));
+        assertThat(s.rate(190)).isLessThan(0.005 * 0.001);
+    }
+
+    @Test
+    void anExplicitTotalWinsOverTheJobsLength() {
+        JobLength job = new JobLength();
+        job.tell(1000);
+        LearningRateSchedule s = new ScheduleSettings(ScheduleType.COSINE, 0, 1, 1, 10, 0, job).create(0.1);
+        assertThat(s).isInstanceOf(CosineSchedule.class);
+        assertThat(s.rate(11)).isCloseTo(0.0, within(TOL));
+    }
+
+    @Test
     void impossibleParametersAreRejected() {
         assertThatThrownBy(() -> new StepSchedule(0.1, 0, 0.5)).hasMessageContaining("step size must be >= 1");
         assertThatThrownBy(() -> new CosineSchedule(0.1, 0, 0)).hasMessageContaining("total steps must be >= 1");

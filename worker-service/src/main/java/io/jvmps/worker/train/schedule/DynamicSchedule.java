@@ -63,6 +63,11 @@ public final class DynamicSchedule {
         this.estimate = settings.maxSteps() > 0 ? Math.min(share, settings.maxSteps()) : share;
     }
 
+    /** @return the steps this worker is expected to run over the job: its share of every epoch's partitions */
+    public long estimatedSteps() {
+        return estimate;
+    }
+
     /**
      * @param startStep the step this worker trains next (its first step, or where it resumes after a rollback)
      * @return the steps from there: what a rollback undid first, then newly leased partitions

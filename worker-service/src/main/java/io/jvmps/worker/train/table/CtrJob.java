@@ -5,6 +5,7 @@ import io.jvmps.worker.train.progress.TrainingMeters;
 import io.jvmps.worker.train.progress.TrainingState;
 import io.jvmps.worker.train.progress.TrainingSummary;
 import io.jvmps.worker.train.schedule.LoopSettings;
+import io.jvmps.worker.train.schedule.Steps;
 import io.jvmps.client.transport.ConnectionHolder;
 import io.jvmps.client.control.ServerRecovery;
 import io.jvmps.client.control.StepJoiner;
@@ -105,7 +106,10 @@ public class CtrJob {
                 train.size(), test.size(), train.clickRate(), test.oracleAuc(), c.dim(), c.hidden1(),
                 c.hidden2(), c.vocabCacheSize()));
         state.phase(TrainingState.Phase.INITIALIZING);
-        long restored = ControlClient.alongside(dense).declareDense(shardMap.params()); // servers with a checkpoint restore it here (the tables at their declaration)
+        long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(),
+                Steps.total(train.size(), workers, rank, LoopSettings.of(props.training(), 0)), workers);
+        // servers with a checkpoint restore it here (the tables at their declaration)
+        long restored = ControlClient.alongside(dense).declareDense(shardMap.params(), jobUpdates);
         if (restored > 0) {
             log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
         }
@@ -116,7 +120,8 @@ public class CtrJob {
                 props.servers().requestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.training().seed()),
                 rank, props.servers().recoveryTimeout(), clock, semantics.mode(),
                 ServerRecovery.joinAgain(clock, semantics, nodeId, props.servers().requestTimeout()),
-                next -> declareTables(new ControlClient(next, rank, props.servers().requestTimeout()), spec));
+                next -> declareTables(new ControlClient(next, rank, props.servers().requestTimeout()), spec))
+                .declaringJobUpdates(jobUpdates);
         recovery.joined(); // the schedule step above joined this worker
         ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "embedding-store");

@@ -5,6 +5,7 @@ import io.jvmps.worker.train.progress.TrainingState;
 import io.jvmps.worker.train.progress.TrainingSummary;
 import io.jvmps.worker.train.schedule.DynamicSchedule;
 import io.jvmps.worker.train.schedule.LoopSettings;
+import io.jvmps.worker.train.schedule.Steps;
 import io.jvmps.worker.train.schedule.StepPlan;
 import io.jvmps.client.control.ControlClient;
 import io.jvmps.client.control.ServerRecovery;
@@ -106,7 +107,10 @@ public class SparseLinearJob {
                         + "%d classes; table %s holds a row of %d weights per feature used", train.size(), test.size(),
                 train.featureSize(), train.numClasses(), TABLE, train.numClasses()));
         state.phase(TrainingState.Phase.INITIALIZING);
-        long restored = ControlClient.alongside(dense).declareDense(shardMap.params());
+        long steps = leased != null ? leased.estimatedSteps()
+                : Steps.total(train.size(), workers, rank, LoopSettings.of(props.training(), 0));
+        long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(), steps, workers);
+        long restored = ControlClient.alongside(dense).declareDense(shardMap.params(), jobUpdates);
         if (restored > 0) {
             log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
         }
@@ -115,7 +119,8 @@ public class SparseLinearJob {
                 props.servers().requestTimeout());
         ServerRecovery recovery = new ServerRecovery(reconnect, this::denseClient, this::initialBias, rank,
                 props.servers().recoveryTimeout(), clocks.deadlines(), semantics.mode(),
-                ServerRecovery.joinAgain(clocks.deadlines(), semantics, nodeId, props.servers().requestTimeout()), this::declareTable);
+                ServerRecovery.joinAgain(clocks.deadlines(), semantics, nodeId, props.servers().requestTimeout()), this::declareTable)
+                .declaringJobUpdates(jobUpdates);
         recovery.joined();
         TrainingSummary summary = null;
         while (summary == null) {
