@@ -31,10 +31,17 @@ class ClientLibraryIT {
         String classPath = exampleClassPath();
         try (LocalCluster cluster = new LocalCluster("client-library")) {
             Path out = cluster.freshDir("model");
-            NodeProcess scheduler = startJob(cluster, "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.002",
-                    "--ps.consistency.mode=SYNC").scheduler();
+            Job started = startJob(cluster, "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.002",
+                    "--ps.consistency.mode=SYNC", "--ps.optimizer.schedule=COSINE", "--ps.optimizer.warmup-steps=20",
+                    "--ps.optimizer.min-learning-rate=0.0002");
+            NodeProcess scheduler = started.scheduler();
             NodeProcess[] programs = startPrograms(cluster, classPath, out, "--epochs=2");
             awaitOneModel(programs, "400"); // each worker: 2 epochs of 10000 examples in batches of 50
+            for (NodeProcess server : started.servers()) {
+                // the trainer told the servers its fit's length, so the cosine (no total-steps) spans those 400 steps
+                assertThat(server.logText()).as(server.tail())
+                        .contains("Learning-rate schedule sized for the job's 400 updates");
+            }
             Matcher exported = exportOf(programs);
             assertThat(Path.of(exported.group(1))).isEqualTo(out.resolve("model.sd")).isRegularFile();
             Matcher job = scheduler.awaitLog(FINISHED, Duration.ofSeconds(30));
@@ -110,6 +117,7 @@ class ClientLibraryIT {
             cluster.startScheduler(SERVERS, WORKERS, "--ps.scheduler.heartbeat-timeout=5s",
                     "--ps.scheduler.failure-check-interval=200ms");
             String[] serverArgs = {"--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.002",
+                    "--ps.optimizer.schedule=COSINE", "--ps.optimizer.min-learning-rate=0.0005",
                     "--ps.consistency.mode=SYNC", "--ps.node.heartbeat-interval=300ms",
                     "--ps.server.register-retry=500ms", "--ps.checkpoint.dir=" + checkpoints,
                     "--ps.checkpoint.every-steps=50"};
@@ -128,7 +136,9 @@ class ClientLibraryIT {
                 assertThat(back.find()).as(program.tail()).isTrue();
                 assertThat(Long.parseLong(back.group(1))).as("a checkpoint at or after the kill").isBetween(100L, 750L);
             }
-            assertThat(replacement.logText()).contains("Restored");
+            assertThat(replacement.logText()).contains("Restored")
+                    .as("the recovery told the replacement the job's length").contains(
+                            "Learning-rate schedule sized for the job's 800 updates");
             exportOf(programs);
         }
     }

@@ -132,6 +132,40 @@ final class LocalCluster implements AutoCloseable {
         return node;
     }
 
+    /**
+     * Starts one of the repository's scripts as a user runs it, from the repository root, with the cluster's secret
+     * in {@code PS_SECURITY_SECRET} and {@code env} added; it is stopped (with what it started) on {@link #close}.
+     *
+     * @param script its path under the repository, e.g. {@code scripts/run-local.sh}
+     */
+    NodeProcess startScript(String name, Map<String, String> env, String script, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("bash", TestPaths.repo().resolve(script).toString()));
+        command.addAll(List.of(args));
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.putIfAbsent("PS_SECURITY_SECRET", secret);
+        return startFromRepo(name, all, command);
+    }
+
+    /**
+     * Runs shell commands with bash from the repository root, as a user types them into a terminal, with
+     * {@code env} added and no cluster secret given (the nodes find theirs as a user's do); stopped on
+     * {@link #close}.
+     */
+    NodeProcess startShell(String name, Map<String, String> env, String commands) throws IOException {
+        return startFromRepo(name, env, List.of("bash", "-c", "set -e\n" + commands));
+    }
+
+    private NodeProcess startFromRepo(String name, Map<String, String> env, List<String> command) throws IOException {
+        Path log = logDir.resolve(name + ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+                .directory(TestPaths.repo().toFile());
+        builder.environment().remove("PS_SECURITY_SECRET");
+        builder.environment().putAll(env);
+        NodeProcess node = new NodeProcess(name, builder.start(), log);
+        processes.add(node);
+        return node;
+    }
+
     NodeProcess startServer(int index, int servers, int workers, String... args) throws IOException {
         return start("server-" + index, "server-service", "-Xmx512m", Map.of(), withCluster(servers, workers, args));
     }

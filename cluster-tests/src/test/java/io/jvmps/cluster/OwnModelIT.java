@@ -206,7 +206,7 @@ class OwnModelIT {
             NodeProcess worker = cluster.startWorker(0, 1, 1, withGraph(model, "--ps.worker.dataset.format=CSV",
                     "--ps.worker.dataset.train-file=" + train, "--ps.worker.dataset.test-file=" + train, "--ps.worker.dataset.csv.label=digit"));
             assertThat(worker.awaitExit(Duration.ofMinutes(2))).as(worker.tail()).isNotZero();
-            assertThat(worker.logText()).contains("Worker failed: [INVALID_ARGUMENT] " + train + " line 18: column 0 "
+            assertThat(worker.logText()).contains("Worker failed: [INVALID_ARGUMENT] " + train + " line 18: column 1 (p0) "
                     + "'x7' is not a number").as("a bad row is the user's data, not a bug: no stack trace")
                     .doesNotContain("\tat ");
         }

@@ -24,6 +24,15 @@ final class UserModelFiles {
      * [10]}, softmax {@code class_probs}, mean cross-entropy {@code xent}, one-hot placeholder {@code digit}.
      */
     static Path pixelMlp(Path file, long seed) {
+        return mlp(file, seed, 255.0);
+    }
+
+    /** The same perceptron over pixels already in [0, 1] (an image folder's rows): {@code pixels / 1}. */
+    static Path unitPixelMlp(Path file, long seed) {
+        return mlp(file, seed, 1.0);
+    }
+
+    private static Path mlp(Path file, long seed, double scale) {
         SameDiff sd = SameDiff.create();
         SDVariable pixels = sd.placeHolder("pixels", DataType.FLOAT, -1, 784);
         SDVariable digit = sd.placeHolder("digit", DataType.FLOAT, -1, 10);
@@ -32,7 +41,7 @@ final class UserModelFiles {
         SDVariable b1 = sd.var("hidden_b", Nd4j.zeros(DataType.FLOAT, 64));
         SDVariable w2 = sd.var("out_W", Nd4j.randn(DataType.FLOAT, 64, 10).muli(Math.sqrt(1.0 / 64)));
         SDVariable b2 = sd.var("out_b", Nd4j.zeros(DataType.FLOAT, 10));
-        SDVariable hidden = sd.nn().relu(pixels.div(255.0).mmul(w1).add(b1), 0);
+        SDVariable hidden = sd.nn().relu(pixels.div(scale).mmul(w1).add(b1), 0);
         SDVariable logits = hidden.mmul(w2).add(b2);
         sd.nn().softmax("class_probs", logits, 1);
         sd.loss().softmaxCrossEntropy("xent", digit, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, 0.0);
@@ -52,6 +61,29 @@ final class UserModelFiles {
         Nd4j.writeAsNumpy(data.features().mul(255).castTo(DataType.UBYTE).reshape(data.size(), 28, 28), x.toFile());
         Nd4j.writeAsNumpy(data.labels().argMax(1).castTo(DataType.INT64), dir.resolve(prefix + "-y.npy").toFile());
         return x;
+    }
+
+    /**
+     * Writes the first {@code rows} MNIST examples of a split as grey PNG files in one folder per digit
+     * ({@code dir/<digit>/<row>.png}), as a user's own pictures would be.
+     */
+    static Path mnistImages(Path dir, MnistSplit split, int rows) throws IOException {
+        LabeledData data = MnistDataset.load(TestPaths.mnist(), split, rows);
+        float[][] pixels = data.features().toFloatMatrix();
+        long[] labels = data.labels().argMax(1).toLongVector();
+        for (int r = 0; r < pixels.length; r++) {
+            java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(28, 28,
+                    java.awt.image.BufferedImage.TYPE_BYTE_GRAY);
+            byte[] grey = new byte[784];
+            for (int p = 0; p < 784; p++) {
+                grey[p] = (byte) Math.round(pixels[r][p] * 255);
+            }
+            image.getRaster().setDataElements(0, 0, 28, 28, grey);
+            Path file = dir.resolve(Long.toString(labels[r])).resolve(r + ".png");
+            Files.createDirectories(file.getParent());
+            javax.imageio.ImageIO.write(image, "png", file.toFile());
+        }
+        return dir;
     }
 
     /**

@@ -34,11 +34,20 @@ public class WorkerApplication {
         SpringApplication.run(WorkerApplication.class, args);
     }
 
-    /** Outside Spring Boot, logback logs everything at DEBUG; the command prints only warnings. */
+    /**
+     * Outside Spring Boot, logback logs everything at DEBUG; the command prints only warnings, and not nd4j's notes
+     * about its own op tables (off in the worker's application.yml too), which say nothing about the user's model.
+     */
     private static void quietLogging() {
         if (org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)
                 instanceof ch.qos.logback.classic.Logger root) {
             root.setLevel(ch.qos.logback.classic.Level.WARN);
+        }
+        for (String noisy : new String[] {"org.nd4j.imports.converters.ImportClassMapping",
+                "org.nd4j.autodiff.functions.DifferentialFunction"}) {
+            if (org.slf4j.LoggerFactory.getLogger(noisy) instanceof ch.qos.logback.classic.Logger logger) {
+                logger.setLevel(ch.qos.logback.classic.Level.ERROR);
+            }
         }
     }
 

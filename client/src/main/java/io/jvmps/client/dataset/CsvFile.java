@@ -128,6 +128,8 @@ public final class CsvFile implements Examples {
         private final int numClasses;
         private boolean headerPending;
         private int columns = -1;
+        /** The header's column names, or null for a file without one. */
+        private List<String> headerNames;
         private int labelColumn;
         private CsvRowParser parser;
         private float[] scratch = new float[0];
@@ -191,7 +193,7 @@ public final class CsvFile implements Examples {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, file + ": every label is 0; a classifier needs at "
                         + "least 2 classes (set ps.worker.dataset.num-classes if this file lacks some)");
             }
-            CsvRowParser rows = new CsvRowParser(format.delimiter(), columns, labelColumn, classes);
+            CsvRowParser rows = new CsvRowParser(format.delimiter(), columns, labelColumn, classes, headerNames);
             return new CsvFile(file, rows, columns - 1, classes, lines.build(offset), skipped);
         }
 
@@ -240,6 +242,7 @@ public final class CsvFile implements Examples {
         }
 
         private void header(List<String> names) {
+            headerNames = names;
             columns = names.size();
             if (labelColumn >= 0) {
                 if (labelColumn >= columns) {
@@ -259,7 +262,7 @@ public final class CsvFile implements Examples {
             if (columnCount < 2) {
                 throw bad("a row needs a label and at least one feature, found " + columnCount + " column");
             }
-            parser = new CsvRowParser(format.delimiter(), columnCount, labelColumn, numClasses);
+            parser = new CsvRowParser(format.delimiter(), columnCount, labelColumn, numClasses, headerNames);
             scratch = new float[columnCount - 1];
         }
 

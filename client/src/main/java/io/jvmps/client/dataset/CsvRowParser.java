@@ -15,14 +15,18 @@ final class CsvRowParser {
     private final int columns;
     private final int labelColumn;
     private final int numClasses;
+    private final List<String> names;
 
     /**
      * @param delimiter   the column separator, an ASCII character
      * @param columns     columns every row must have
      * @param labelColumn the label's column
      * @param numClasses  labels must be below this; 0 = any class number
+     * @param names       the header's column names, or null without a header: a bad cell is named as
+     *                    {@code column 3 (all)}, counted from 1 as editors and spreadsheets count
      */
-    CsvRowParser(char delimiter, int columns, int labelColumn, int numClasses) {
+    CsvRowParser(char delimiter, int columns, int labelColumn, int numClasses, List<String> names) {
+        this.names = names == null ? null : List.copyOf(names);
         this.delimiter = (byte) delimiter;
         this.columns = columns;
         this.labelColumn = labelColumn;
@@ -117,7 +121,12 @@ final class CsvRowParser {
         return (int) value;
     }
 
-    private static float number(byte[] line, int from, int to, int column) throws BadRow {
+    /** @return how a message names a column: its place counted from 1, and its header name */
+    private String columnName(int column) {
+        return "column " + (column + 1) + (names != null && column < names.size() ? " (" + names.get(column) + ")" : "");
+    }
+
+    private float number(byte[] line, int from, int to, int column) throws BadRow {
         long whole = whole(line, from, to);
         if (whole != Long.MIN_VALUE) {
             return (float) whole;
@@ -127,10 +136,10 @@ final class CsvRowParser {
         try {
             value = Float.parseFloat(cell);
         } catch (NumberFormatException e) {
-            throw new BadRow("column " + column + " '" + cell + "' is not a number");
+            throw new BadRow(columnName(column) + " '" + cell + "' is not a number");
         }
         if (!Float.isFinite(value)) {
-            throw new BadRow("column " + column + " '" + cell + "' is not a finite number");
+            throw new BadRow(columnName(column) + " '" + cell + "' is not a finite number");
         }
         return value;
     }

@@ -40,9 +40,9 @@ class CsvFileTest {
         CsvFormat format = CsvFormat.of("0", true, ",");
         String header = "label,x,y\n";
         expectBad(csv(header + "1,2,3\n0,2\n"), format, 0, "line 3: expected 3 columns, found 2");
-        expectBad(csv(header + "1,2,3\n0,abc,3\n"), format, 0, "line 3: column 1 'abc' is not a number");
-        expectBad(csv(header + "1,NaN,3\n"), format, 0, "line 2: column 1 'NaN' is not a finite number");
-        expectBad(csv(header + "1,Infinity,3\n"), format, 0, "line 2: column 1 'Infinity' is not a finite number");
+        expectBad(csv(header + "1,2,3\n0,abc,3\n"), format, 0, "line 3: column 2 (x) 'abc' is not a number");
+        expectBad(csv(header + "1,NaN,3\n"), format, 0, "line 2: column 2 (x) 'NaN' is not a finite number");
+        expectBad(csv(header + "1,Infinity,3\n"), format, 0, "line 2: column 2 (x) 'Infinity' is not a finite number");
         expectBad(csv(header + "1.5,2,3\n"), format, 0, "line 2: label '1.5' is not a class number");
         expectBad(csv(header + "-1,2,3\n"), format, 0, "line 2: label '-1' is not a class number");
         expectBad(csv(header + "cat,2,3\n"), format, 0, "line 2: label 'cat' is not a number");

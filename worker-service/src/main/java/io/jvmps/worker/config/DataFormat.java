@@ -11,5 +11,7 @@ public enum DataFormat {
     /** NumPy {@code .npy} pairs: {@code train-file} + {@code train-labels-file}, {@code test-file} + {@code test-labels-file}. */
     NPY,
     /** LibSVM (svmlight) files {@code train-file} and {@code test-file}, spread into dense rows of {@code num-features}. */
-    LIBSVM
+    LIBSVM,
+    /** Pictures in one folder per class: {@code image.train-dir} and {@code image.test-dir}, see {@code ps.worker.dataset.image.*}. */
+    IMAGES
 }

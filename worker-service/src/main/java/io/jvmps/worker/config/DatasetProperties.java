@@ -26,6 +26,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     ps.cluster.worker-num shares the rest; ASYNC and SSP modes)
  * @param partitions DYNAMIC sharding: partitions each epoch is cut into (every worker of the job must use the same)
  * @param csv how CSV files are read
+ * @param image the image folders and the shape images are brought to (IMAGES)
  */
 public record DatasetProperties(
         @NotNull @DefaultValue("MNIST") DataFormat format,
@@ -40,5 +41,6 @@ public record DatasetProperties(
         @Min(0) @DefaultValue("0") int testLimit,
         @NotNull @DefaultValue("STATIC") DataSharding sharding,
         @Min(1) @DefaultValue("16") int partitions,
-        @Valid @NestedConfigurationProperty @DefaultValue CsvProperties csv) {
+        @Valid @NestedConfigurationProperty @DefaultValue CsvProperties csv,
+        @Valid @NestedConfigurationProperty @DefaultValue ImageProperties image) {
 }

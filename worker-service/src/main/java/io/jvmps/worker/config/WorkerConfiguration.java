@@ -145,6 +145,10 @@ public class WorkerConfiguration {
             case LIBSVM -> requireFiles(data, "train-file", data.trainFile(), "test-file", data.testFile());
             case NPY -> requireFiles(data, "train-file", data.trainFile(), "train-labels-file", data.trainLabelsFile(),
                     "test-file", data.testFile(), "test-labels-file", data.testLabelsFile());
+            case IMAGES -> {
+                data.image().layout();
+                requireFolders("image.train-dir", data.image().trainDir(), "image.test-dir", data.image().testDir());
+            }
             case SYNTHETIC -> { }
         }
         return new DataLoader();
@@ -159,6 +163,19 @@ public class WorkerConfiguration {
                 throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
                         property + (path.isBlank() ? " is not set (ps.worker.dataset.format=" + data.format()
                                 + " reads it)" : ": no file at " + java.nio.file.Path.of(path).toAbsolutePath()));
+            }
+        }
+    }
+
+    /** @param namesAndPaths each {@code ps.worker.dataset.} property's last part, then its folder */
+    private static void requireFolders(String... namesAndPaths) {
+        for (int i = 0; i < namesAndPaths.length; i += 2) {
+            String property = "ps.worker.dataset." + namesAndPaths[i];
+            String path = namesAndPaths[i + 1];
+            if (path.isBlank() || !java.nio.file.Files.isDirectory(java.nio.file.Path.of(path))) {
+                throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
+                        property + (path.isBlank() ? " is not set (ps.worker.dataset.format=IMAGES reads it)"
+                                : ": no folder at " + java.nio.file.Path.of(path).toAbsolutePath()));
             }
         }
     }

@@ -25,11 +25,29 @@ import io.jvmps.client.train.GraphNames;
  * @param testExamples  test examples evaluated (the whole test set)
  * @param testAccuracy  {@code testCorrect / testExamples}
  * @param writtenAt     when the file was written, ISO-8601 UTC
+ * @param image         for IMAGES: the shape the images were brought to and the class names by class number;
+ *                      else null
  */
 public record ExportManifest(String format, String modelFile, String model, GraphNames graph, int inputSize,
                              int numClasses, String data, String csvLabel, Boolean csvHeader, String csvDelimiter,
                              String mode, int workers, int servers, long steps, long testCorrect, long testExamples,
-                             double testAccuracy, String writtenAt) {
+                             double testAccuracy, String writtenAt, Image image) {
+    /**
+     * How an image data set's pictures became rows: resized to {@code height x width} in {@code channels} (1 grey,
+     * 3 RGB), channels first, scaled to [0, 1]; class {@code i} is the folder {@code classes[i]}.
+     */
+    public record Image(int height, int width, int channels, java.util.List<String> classes) {
+    }
+
+    /** A manifest of a job that read no images. */
+    public ExportManifest(String format, String modelFile, String model, GraphNames graph, int inputSize,
+                          int numClasses, String data, String csvLabel, Boolean csvHeader, String csvDelimiter,
+                          String mode, int workers, int servers, long steps, long testCorrect, long testExamples,
+                          double testAccuracy, String writtenAt) {
+        this(format, modelFile, model, graph, inputSize, numClasses, data, csvLabel, csvHeader, csvDelimiter, mode,
+                workers, servers, steps, testCorrect, testExamples, testAccuracy, writtenAt, null);
+    }
+
     /** The value of {@link #format} for a SameDiff model. */
     public static final String FORMAT = "samediff";
     /** A SameDiff model file's name. */

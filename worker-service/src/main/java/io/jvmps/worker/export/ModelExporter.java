@@ -59,7 +59,10 @@ public final class ModelExporter {
                 model instanceof SameDiffModel sd ? sd.graphNames() : manifest.graph(), model.inputSize(),
                 model.numClasses(), manifest.data(), manifest.csvLabel(), manifest.csvHeader(), manifest.csvDelimiter(),
                 manifest.mode(), manifest.workers(), manifest.servers(), manifest.steps(), correct, test.size(),
-                test.size() == 0 ? Double.NaN : (double) correct / test.size(), clock.instant().toString());
+                test.size() == 0 ? Double.NaN : (double) correct / test.size(), clock.instant().toString(),
+                test instanceof io.jvmps.client.dataset.ImageFolder images ? new ExportManifest.Image(
+                        images.layout().height(), images.layout().width(), images.layout().channels(),
+                        images.classes()) : manifest.image());
         model.save(dir.resolve(model.fileName()));
         Path json = dir.resolve(ExportManifest.MANIFEST_FILE);
         Path tmp = dir.resolve(ExportManifest.MANIFEST_FILE + ".tmp");

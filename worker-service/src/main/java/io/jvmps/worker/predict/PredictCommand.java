@@ -40,10 +40,12 @@ public final class PredictCommand {
             usage: java -jar worker-service-<version>-exec.jar predict --model=PATH [options]
               --model=PATH           an export folder (model.sd or model.zip + model.json), a SameDiff model file
                                      or a DL4J network zip
-              --data=MNIST|CSV|NPY|LIBSVM  the data format (default: the export's)
+              --data=MNIST|CSV|NPY|LIBSVM|IMAGES  the data format (default: the export's)
               --data-path=DIR        MNIST: the folder of the IDX files (default data/mnist); the test split is read
               --data-file=FILE       CSV, LIBSVM: the file to classify; NPY: the features .npy
               --labels-file=FILE     NPY: the labels .npy
+              --data-dir=DIR         IMAGES: the folder of class folders to classify (classes and image shape: the
+                                     export's, else the folder's own and its first image's)
               --csv.label=COLUMN     CSV: label column, an index from 0 or a header name (default: the export's, else 0)
               --csv.header=BOOL      CSV: whether the first line names the columns (default: the export's, else true)
               --csv.delimiter=C      CSV: the separator (default: the export's, else ,)
@@ -52,7 +54,7 @@ public final class PredictCommand {
               --batch-size=N         examples per forward pass (default 500)
               --output=FILE          also write one line per example: index,predicted,label
             """;
-    private static final Set<String> OPTIONS = Set.of("model", "data", "data-path", "data-file", "labels-file", "csv.label",
+    private static final Set<String> OPTIONS = Set.of("model", "data", "data-path", "data-file", "labels-file", "data-dir", "csv.label",
             "csv.header", "csv.delimiter", "input", "prediction", "batch-size", "output");
 
     private PredictCommand() {
@@ -197,7 +199,7 @@ public final class PredictCommand {
     private static Examples data(Map<String, String> options, ExportManifest manifest, int inputWidth) {
         String format = option(options, "data", manifest == null ? null : manifest.data(), null);
         if (format == null) {
-            throw new IllegalArgumentException("--data is missing (MNIST, CSV, NPY or LIBSVM) and the model has no model.json");
+            throw new IllegalArgumentException("--data is missing (MNIST, CSV, NPY, LIBSVM or IMAGES) and the model has no model.json");
         }
         switch (format.toUpperCase(Locale.ROOT)) {
             case "MNIST" -> {
@@ -225,7 +227,16 @@ public final class PredictCommand {
                 return NpyFile.open(Path.of(require(options, "data-file")), Path.of(require(options, "labels-file")),
                         manifest == null ? 0 : manifest.numClasses());
             }
-            default -> throw new IllegalArgumentException("--data=" + format + " is not one of MNIST, CSV, NPY, LIBSVM");
+            case "IMAGES" -> {
+                Path dir = Path.of(require(options, "data-dir"));
+                ExportManifest.Image image = manifest == null ? null : manifest.image();
+                return image == null ? io.jvmps.client.dataset.ImageFolder.open(dir,
+                        io.jvmps.client.dataset.ImageLayout.fromFirstImage())
+                        : io.jvmps.client.dataset.ImageFolder.open(dir, new io.jvmps.client.dataset.ImageLayout(
+                                image.height(), image.width(), image.channels()), image.classes());
+            }
+            default -> throw new IllegalArgumentException("--data=" + format
+                    + " is not one of MNIST, CSV, NPY, LIBSVM, IMAGES");
         }
     }
 

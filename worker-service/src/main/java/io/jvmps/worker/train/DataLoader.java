@@ -55,6 +55,12 @@ public class DataLoader {
                 yield new Loaded(train, NpyFile.open(Path.of(data.testFile()), Path.of(data.testLabelsFile()),
                         train.numClasses()));
             }
+            case IMAGES -> {
+                io.jvmps.client.dataset.ImageFolder train = io.jvmps.client.dataset.ImageFolder.open(
+                        Path.of(data.image().trainDir()), data.image().layout());
+                yield new Loaded(train, io.jvmps.client.dataset.ImageFolder.open(Path.of(data.image().testDir()),
+                        train.layout(), train.classes()));
+            }
             case SYNTHETIC -> {
                 int n = data.trainLimit() > 0 ? data.trainLimit() : SYNTHETIC_TRAIN;
                 int m = data.testLimit() > 0 ? data.testLimit() : SYNTHETIC_TEST;
