@@ -27,10 +27,16 @@ public class DenseDeclareController {
     private final ServerIdentity identity;
     private final Recovery recovery;
     private final JobSchedule schedule;
+    private final io.jvmps.server.checkpoint.SliceLessCheck sliceLess;
+    private final io.jvmps.server.sparse.SparseTables tables;
 
     /** Wires the controller. */
     public DenseDeclareController(DeclaredModel model, CheckpointRestorer restorer, ServerIdentity identity,
-                                  Recovery recovery, JobSchedule schedule) {
+                                  Recovery recovery, JobSchedule schedule,
+                                  io.jvmps.server.checkpoint.SliceLessCheck sliceLess,
+                                  io.jvmps.server.sparse.SparseTables tables) {
+        this.sliceLess = sliceLess;
+        this.tables = tables;
         this.schedule = schedule;
         this.model = model;
         this.restorer = restorer;
@@ -47,6 +53,7 @@ public class DenseDeclareController {
                 throw new PsException(ErrorCode.NOT_READY, "this server has no rank yet; the dense model can be "
                         + "declared once the scheduler assigned one");
             }
+            sliceLess.require(ShardMap.compute(declaration.params(), model.servers()), rank, !tables.all().isEmpty());
             ShardMap map = model.declare(declaration.params());
             schedule.told(declaration.updates());
             DenseDeclared answer = restorer.restoreInto(map, rank);

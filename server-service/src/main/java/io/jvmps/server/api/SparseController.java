@@ -37,14 +37,22 @@ public class SparseController {
     private final ServerMetrics metrics;
     private final LiveWorkers workers;
     private final io.jvmps.server.checkpoint.LostState lostState;
+    private final io.jvmps.server.checkpoint.SliceLessCheck sliceLess;
+    private final io.jvmps.server.store.DeclaredModel declaredModel;
 
     /**
      * @param cluster   gives the job's server count, for the placement check
      * @param workers   the job's worker ranks, for the sender check
      * @param lostState refuses creating a table afresh on a server that replaced a lost one without a checkpoint
+     * @param sliceLess refuses a table on a server the dense model gives no slice, when checkpoints are on
+     * @param model     the declared dense model
      */
     public SparseController(SparseTables tables, Frames frames, ServerIdentity identity, ClusterProperties cluster,
-                            ServerMetrics metrics, LiveWorkers workers, io.jvmps.server.checkpoint.LostState lostState) {
+                            ServerMetrics metrics, LiveWorkers workers, io.jvmps.server.checkpoint.LostState lostState,
+                            io.jvmps.server.checkpoint.SliceLessCheck sliceLess,
+                            io.jvmps.server.store.DeclaredModel model) {
+        this.sliceLess = sliceLess;
+        this.declaredModel = model;
         this.lostState = lostState;
         this.workers = workers;
         this.tables = tables;
@@ -62,6 +70,7 @@ public class SparseController {
             if (tables.all().stream().noneMatch(t -> t.spec().name().equals(spec.name()))) {
                 lostState.requireNotLost("sparse table '" + spec.name() + "'");
             }
+            sliceLess.require(declaredModel.shardMap(), rank, true);
             if (spec.initRows() > 0 && rank < 0) {
                 throw new PsException(ErrorCode.NOT_READY, "this server has no rank yet; sparse table '" + spec.name()
                         + "' with initial rows can be declared once the scheduler assigned one");

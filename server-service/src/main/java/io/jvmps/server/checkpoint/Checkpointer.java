@@ -261,6 +261,32 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
         write(step, map, copies, tables, clocks);
     }
 
+    /**
+     * The parts this server writes for others: a dense model of fewer elements than servers leaves some servers
+     * without a slice, and they would never write a part, so no checkpoint would be complete. Their parts are
+     * empty (no slice, no push ledger, no rows), so the lowest rank holding a slice writes them, as long as no
+     * sparse table is declared (then every server holds rows of its own, and such a job is refused at declaration,
+     * see {@link io.jvmps.server.store.DeclaredModel}).
+     *
+     * @return the ranks whose empty parts this server writes
+     */
+    private List<Integer> sliceLessRanks(ShardMap map, List<SparseRows> tables) {
+        SparseTables declared = sparse;
+        if (!tables.isEmpty() || (declared != null && !declared.all().isEmpty())) {
+            return List.of();
+        }
+        List<Integer> empty = new ArrayList<>();
+        int firstHolder = -1;
+        for (int rank = 0; rank < map.servers(); rank++) {
+            if (map.slicesOf(rank).isEmpty()) {
+                empty.add(rank);
+            } else if (firstHolder < 0) {
+                firstHolder = rank;
+            }
+        }
+        return firstHolder == identity.rank() ? empty : List.of();
+    }
+
     private List<SparseRows> sparseCopies() {
         SparseTables tables = sparse;
         return tables == null ? List.of() : tables.copyAll();
@@ -285,6 +311,12 @@ public final class Checkpointer implements SliceUpdateListener, AutoCloseable {
             log.info("Checkpoint step {}: wrote part {} of {} ({} slices, {} sparse rows, {} bytes) to {} in {} ms",
                     step, m.rank(), m.servers(), m.slices(), tables.stream().mapToLong(SparseRows::rows).sum(),
                     m.bytes(), files.root(), (System.nanoTime() - start) / 1_000_000);
+            for (int rank : sliceLessRanks(map, tables)) {
+                files.write(new CheckpointPart(step, rank, map.servers(), optimizerName, slots, map.params(), List.of(),
+                        List.of(), List.of(), clocks));
+                log.info("Checkpoint step {}: wrote the empty part {} of {} for the server the dense model gives no "
+                        + "slice", step, rank, map.servers());
+            }
         } catch (IOException | RuntimeException e) {
             failures.incrementAndGet();
             log.warn("Checkpoint step {} could not be written to {} ({}); its partial files were removed, training "

@@ -39,6 +39,12 @@ import java.util.function.LongPredicate;
 public class CheckpointConfiguration {
     private static final Logger log = LoggerFactory.getLogger(CheckpointConfiguration.class);
 
+    /** Refuses sparse tables on a server the dense model gives no slice, when checkpoints are on. */
+    @Bean
+    io.jvmps.server.checkpoint.SliceLessCheck sliceLessCheck(CheckpointProperties props) {
+        return new io.jvmps.server.checkpoint.SliceLessCheck(props.enabled());
+    }
+
     @Bean
     DeclaredModel declaredModel(ClusterProperties cluster) {
         return new DeclaredModel(cluster.serverNum());

@@ -53,6 +53,11 @@ public final class DeclaredModel {
         return current;
     }
 
+    /** @return the job's server count the map is computed for */
+    public int servers() {
+        return servers;
+    }
+
     /** @return the shard map, or null before the first declaration */
     public ShardMap shardMap() {
         return map.get();

@@ -34,7 +34,8 @@ class SparsePlacementCheckTest {
             ServerIdentity.standalone(1), new ClusterProperties(2, 1), new ServerMetrics(new SimpleMeterRegistry()),
             new io.jvmps.server.consistency.LiveWorkers(1), new io.jvmps.server.checkpoint.LostState(
                     ServerIdentity.standalone(1), new io.jvmps.server.checkpoint.CheckpointRestorer(null, null,
-                    new io.jvmps.server.store.DenseStore(), null)));
+                    new io.jvmps.server.store.DenseStore(), null)), new io.jvmps.server.checkpoint.SliceLessCheck(false),
+            new io.jvmps.server.store.DeclaredModel(2));
 
     @Test
     void idsOfAnotherServerAreRefusedAndOwnIdsAreServed() {
