@@ -41,8 +41,9 @@ public final class JobSchedule {
         }
         LearningRateSchedule schedule = optimizer.settings(length).learningRateSchedule();
         if (optimizer.cosineSizedByJob()) {
+            String described = schedule.describe().replace(" (the job's " + jobUpdates + " updates)", "");
             log.info(String.format(Locale.ROOT, "Learning-rate schedule sized for the job's %d updates: %s; rate "
-                            + "%.6g at update 1, %.6g at update %d", jobUpdates, schedule.describe(),
+                            + "%.6g at update 1, %.6g at update %d", jobUpdates, described,
                     schedule.rate(1), schedule.rate(jobUpdates), jobUpdates));
         } else {
             log.info("The job runs {} updates per slice; the learning-rate schedule is {} (set by ps.optimizer.*)",
