@@ -32,10 +32,12 @@ class TinyModelIT {
                     "--ps.consistency.mode=SYNC", "--ps.node.heartbeat-interval=300ms",
                     "--ps.server.register-retry=500ms", "--ps.checkpoint.dir=" + checkpoints,
                     "--ps.checkpoint.every-steps=10"};
+            Path signal = checkpoints.getParent().resolve("go-on");
             NodeProcess[] servers = {cluster.startServer(0, 2, 1, serverArgs), cluster.startServer(1, 2, 1, serverArgs)};
             NodeProcess program = cluster.startProgram("program", System.getProperty("java.class.path"),
                     BiasOnlyProgram.class.getName(), "127.0.0.1:" + cluster.schedulerPort(), Integer.toString(STEPS),
-                    "40");
+                    "40", signal.toString());
+            program.awaitLog(Pattern.compile("WAITING at step 40"), Duration.ofMinutes(2));
             // the server that got rank 0 holds the bias, writes its part with the slice and rank 1's empty part
             Pattern holds = Pattern.compile("Checkpoint step 30: wrote part 0 of 2 \\(1 slices");
             NodeProcess holder = NodeProcess.poll("a checkpoint at step 30 by the bias's server", Duration.ofMinutes(2),
@@ -43,6 +45,7 @@ class TinyModelIT {
             assertThat(holder.logText()).contains("wrote the empty part 1 of 2");
             holder.process().destroyForcibly().waitFor();
             NodeProcess replacement = cluster.startServerNamed("server-replacement", 2, 1, serverArgs);
+            java.nio.file.Files.createFile(signal); // the program goes on: its next push meets the lost server
 
             assertThat(program.awaitExit(Duration.ofMinutes(3))).as(program.tail()).isZero();
             Matcher result = RESULT.matcher(program.logText());

@@ -5,7 +5,6 @@ import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.common.optimizer.OptimizerSettings;
 import io.jvmps.common.optimizer.schedule.JobLength;
-import io.jvmps.common.optimizer.schedule.ScheduleSettings;
 import io.jvmps.optimizer.OptimizerType;
 
 import java.util.Arrays;
@@ -35,10 +34,8 @@ public final class HybridUpdateRule {
                         + servers.optimizer() + ", which this worker does not know (accepted: "
                         + Arrays.toString(OptimizerType.values()) + "); run workers and servers of the same version"));
         OptimizerSettings settings = servers.optimizerSettings();
-        ScheduleSettings s = settings.schedule();
         JobLength length = new JobLength();
         length.tell(steps);
-        return new LocalOptimizer(type, settings.withSchedule(new ScheduleSettings(s.type(), s.warmupSteps(),
-                s.stepSize(), s.gamma(), s.totalSteps(), s.minLearningRate(), length)));
+        return new LocalOptimizer(type, settings.withSchedule(settings.schedule().withJobLength(length)));
     }
 }

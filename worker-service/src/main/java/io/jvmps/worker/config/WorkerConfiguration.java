@@ -147,35 +147,33 @@ public class WorkerConfiguration {
                     "test-file", data.testFile(), "test-labels-file", data.testLabelsFile());
             case IMAGES -> {
                 data.image().layout();
-                requireFolders("image.train-dir", data.image().trainDir(), "image.test-dir", data.image().testDir());
+                requirePresent(data, true, "image.train-dir", data.image().trainDir(), "image.test-dir",
+                        data.image().testDir());
             }
             case SYNTHETIC -> { }
         }
         return new DataLoader();
     }
 
-    /** @param namesAndPaths each {@code ps.worker.dataset.} property's last part, then its path */
+    /** @param namesAndPaths each {@code ps.worker.dataset.} property's last part, then its file */
     private static void requireFiles(DatasetProperties data, String... namesAndPaths) {
-        for (int i = 0; i < namesAndPaths.length; i += 2) {
-            String property = "ps.worker.dataset." + namesAndPaths[i];
-            String path = namesAndPaths[i + 1];
-            if (path.isBlank() || !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path))) {
-                throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
-                        property + (path.isBlank() ? " is not set (ps.worker.dataset.format=" + data.format()
-                                + " reads it)" : ": no file at " + java.nio.file.Path.of(path).toAbsolutePath()));
-            }
-        }
+        requirePresent(data, false, namesAndPaths);
     }
 
-    /** @param namesAndPaths each {@code ps.worker.dataset.} property's last part, then its folder */
-    private static void requireFolders(String... namesAndPaths) {
+    /**
+     * @param folders       whether the paths are folders (else regular files)
+     * @param namesAndPaths each {@code ps.worker.dataset.} property's last part, then its path
+     */
+    private static void requirePresent(DatasetProperties data, boolean folders, String... namesAndPaths) {
         for (int i = 0; i < namesAndPaths.length; i += 2) {
             String property = "ps.worker.dataset." + namesAndPaths[i];
             String path = namesAndPaths[i + 1];
-            if (path.isBlank() || !java.nio.file.Files.isDirectory(java.nio.file.Path.of(path))) {
+            java.nio.file.Path at = java.nio.file.Path.of(path);
+            boolean present = folders ? java.nio.file.Files.isDirectory(at) : java.nio.file.Files.isRegularFile(at);
+            if (path.isBlank() || !present) {
                 throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
-                        property + (path.isBlank() ? " is not set (ps.worker.dataset.format=IMAGES reads it)"
-                                : ": no folder at " + java.nio.file.Path.of(path).toAbsolutePath()));
+                        property + (path.isBlank() ? " is not set (ps.worker.dataset.format=" + data.format()
+                                + " reads it)" : ": no " + (folders ? "folder" : "file") + " at " + at.toAbsolutePath()));
             }
         }
     }

@@ -207,8 +207,7 @@ public class WorkerJob {
                 props.servers().recoveryTimeout(), clocks.deadlines(), semantics.mode(),
                 (recovered, checkpointStep) -> joinStep(recovered, model, semantics, reg, checkpointStep));
         DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, reg.nodeId()) : null;
-        long stepsPerWorker = leased != null ? leased.estimatedSteps()
-                : Steps.total(data.train().size(), workers, reg.rank(), LoopSettings.of(props.training(), 0));
+        long stepsPerWorker = Steps.wholeJob(leased, data.train().size(), workers, reg.rank(), props.training());
         long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(), stepsPerWorker, workers);
         recovery.declaringJobUpdates(jobUpdates);
         long start;

@@ -32,6 +32,11 @@ public record ScheduleSettings(ScheduleType type, long warmupSteps, long stepSiz
         }
     }
 
+    /** @return these settings with the job's length told through {@code length} */
+    public ScheduleSettings withJobLength(JobLength length) {
+        return new ScheduleSettings(type, warmupSteps, stepSize, gamma, totalSteps, minLearningRate, length);
+    }
+
     /** @return a constant rate without warm-up */
     public static ScheduleSettings constant() {
         return new ScheduleSettings(ScheduleType.CONSTANT, 0, 1, 1.0, 0, 0.0);

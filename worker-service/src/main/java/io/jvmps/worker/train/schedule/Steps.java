@@ -66,6 +66,16 @@ public final class Steps {
         return settings.maxSteps() > 0 ? Math.min(total, settings.maxSteps()) : total;
     }
 
+    /**
+     * @param leased the dynamic schedule, or null for a static shard
+     * @return the steps this worker runs over the whole job, from step 0: its share of the leased partitions
+     *         (an estimate), else its static shard's steps; what it tells the servers as the job's length
+     */
+    public static long wholeJob(DynamicSchedule leased, int samples, int workers, int rank,
+                                io.jvmps.worker.config.TrainingProperties training) {
+        return leased != null ? leased.estimatedSteps() : total(samples, workers, rank, LoopSettings.of(training, 0));
+    }
+
     /** Pauses for the configured per-step delay (benchmarks of slow workers; zero by default). */
     public static void delay(LoopSettings settings) {
         if (!settings.stepDelay().isZero()) {

@@ -107,7 +107,7 @@ public class CtrJob {
                 c.hidden2(), c.vocabCacheSize()));
         state.phase(TrainingState.Phase.INITIALIZING);
         long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(),
-                Steps.total(train.size(), workers, rank, LoopSettings.of(props.training(), 0)), workers);
+                Steps.wholeJob(null, train.size(), workers, rank, props.training()), workers);
         // servers with a checkpoint restore it here (the tables at their declaration)
         long restored = ControlClient.alongside(dense).declareDense(shardMap.params(), jobUpdates);
         if (restored > 0) {

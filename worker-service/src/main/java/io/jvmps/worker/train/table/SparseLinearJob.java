@@ -107,9 +107,8 @@ public class SparseLinearJob {
                         + "%d classes; table %s holds a row of %d weights per feature used", train.size(), test.size(),
                 train.featureSize(), train.numClasses(), TABLE, train.numClasses()));
         state.phase(TrainingState.Phase.INITIALIZING);
-        long steps = leased != null ? leased.estimatedSteps()
-                : Steps.total(train.size(), workers, rank, LoopSettings.of(props.training(), 0));
-        long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(), steps, workers);
+        long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(),
+                Steps.wholeJob(leased, train.size(), workers, rank, props.training()), workers);
         long restored = ControlClient.alongside(dense).declareDense(shardMap.params(), jobUpdates);
         if (restored > 0) {
             log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
