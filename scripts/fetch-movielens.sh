@@ -52,8 +52,14 @@ else
     command -v apt-get >/dev/null 2>&1 || ps_die "apt-get is not available; set PS_DSLABS_DEB to a copy of the .deb"
     ps_info "downloading Debian's r-cran-dslabs (about 4.7 MB)"
     if ! (cd "$work" && apt-get download r-cran-dslabs >"$work/apt.out" 2>&1); then
-        cat "$work/apt.out" >&2
-        ps_die "apt-get download r-cran-dslabs failed (run apt-get update first; is the mirror reachable?)"
+        # a fresh machine has no package lists yet; root can read them once and try again
+        if [[ $(id -u) -eq 0 ]] && apt-get update -qq >"$work/update.out" 2>&1 \
+            && (cd "$work" && apt-get download r-cran-dslabs >"$work/apt.out" 2>&1); then
+            :
+        else
+            cat "$work/apt.out" >&2
+            ps_die "apt-get download r-cran-dslabs failed (run apt-get update first; is the mirror reachable?)"
+        fi
     fi
     deb="$(ls "$work"/r-cran-dslabs_*.deb)"
 fi

@@ -47,6 +47,8 @@ public final class PsJob implements AutoCloseable {
     private final ProgressReporter progress;
     private final io.jvmps.client.allreduce.RingEndpoint endpoint;
     private io.jvmps.client.allreduce.RSocketRingLink ringLink;
+    /** The sparse tables declared through this job, declared again by a recovery. */
+    private final java.util.Map<String, io.jvmps.common.sparse.SparseTableSpec> tables = new java.util.LinkedHashMap<>();
     private io.jvmps.client.allreduce.RingAllReduce ring;
 
     private PsJob(ClientSettings settings, MonotonicClock clock, SchedulerSession session, RegisterResponse registration,
@@ -183,7 +185,8 @@ public final class PsJob implements AutoCloseable {
                 left -> new ServerWaiter(session.client(), clock).connect(servers, left, settings.serverWaitInterval(),
                         session.identified(settings.connections())),
                 next -> denseClient(next, shardMap), () -> initial, rank(), settings.recoveryTimeout(), clock,
-                semantics.mode(), ServerRecovery.joinAgain(clock, semantics, nodeId(), settings.requestTimeout()))
+                semantics.mode(), ServerRecovery.joinAgain(clock, semantics, nodeId(), settings.requestTimeout()),
+                next -> declareTablesOn(new ControlClient(next, rank(), settings.requestTimeout())))
                 .declaringJobUpdates(jobUpdates);
         recovery.joined();
         return new DenseStart(dense, start, recovery);
@@ -209,7 +212,29 @@ public final class PsJob implements AutoCloseable {
         return dense.recovery().resumeAfter(cause, held, () -> { });
     }
 
-    /** @return the sparse data plane (declare tables first with {@link ControlClient#declareSparse}) */
+    /**
+     * Declares sparse (embedding) tables on every server, before {@link #declareDense}: a server restoring a
+     * checkpoint at the dense declaration then restores their rows too, and a recovery declares them again.
+     * Idempotent for the same specs; every worker declares the same tables.
+     *
+     * @param specs the tables
+     * @return each server's status of the last table
+     * @throws PsException INVALID_ARGUMENT when a server holds a table of that name with another shape
+     */
+    public List<io.jvmps.common.sparse.SparseTableStatus> declareTables(List<io.jvmps.common.sparse.SparseTableSpec> specs) {
+        specs.forEach(spec -> tables.put(spec.name(), spec));
+        return declareTablesOn(control());
+    }
+
+    private List<io.jvmps.common.sparse.SparseTableStatus> declareTablesOn(ControlClient control) {
+        List<io.jvmps.common.sparse.SparseTableStatus> last = List.of();
+        for (io.jvmps.common.sparse.SparseTableSpec spec : tables.values()) {
+            last = control.declareSparse(spec);
+        }
+        return last;
+    }
+
+    /** @return the sparse data plane (declare tables first with {@link #declareTables}) */
     public SparseClient sparse() {
         return new SparseClient(held.current(), rank(), settings.requestTimeout(), 1 << 20);
     }

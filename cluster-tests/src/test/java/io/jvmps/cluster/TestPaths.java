@@ -24,4 +24,16 @@ final class TestPaths {
         }
         return data;
     }
+
+    /**
+     * @return {@code <repo>/data/movielens}, with its two ratings files
+     * @throws AssertionError naming the folder and the script that fetches it when it is missing
+     */
+    static Path movielens() {
+        Path data = repo().resolve("data/movielens");
+        if (!Files.isRegularFile(data.resolve("ratings-train.csv"))) {
+            throw new AssertionError("MovieLens missing at " + data + ": run scripts/fetch-movielens.sh");
+        }
+        return data;
+    }
 }

@@ -37,9 +37,16 @@ public final class SameDiffGraph {
     private final List<String> paramNames;
     private final int inputSize;
     private final int numClasses;
+    private final boolean hasInput;
+    private final GraphTables tables;
+    /** What passes run on: the graph itself, or with tables its training copy ({@link GraphTables#trainingCopy}). */
+    private final SameDiff compute;
 
     private SameDiffGraph(String label, SameDiff sd, GraphNames names, List<ParamSpec> params, int inputSize,
-                          int numClasses) {
+                          int numClasses, boolean hasInput, GraphTables tables, SameDiff compute) {
+        this.hasInput = hasInput;
+        this.tables = tables;
+        this.compute = compute;
         this.label = label;
         this.sd = sd;
         this.names = names;
@@ -70,15 +77,36 @@ public final class SameDiffGraph {
      * @throws PsException INTERNAL when {@code order} does not name exactly the graph's trainable variables
      */
     public static SameDiffGraph of(SameDiff sd, GraphNames names, String label, List<String> order) {
-        SDVariable input = require(sd, label, names.input(), "input", VariableType.PLACEHOLDER);
+        return build(sd, names, label, order, List.of());
+    }
+
+    /**
+     * A graph with embedding tables held on the servers ({@link EmbeddingTable}): each table's variable is left
+     * out of the dense parameters, and its id placeholders are fed each step with the batch's ids. The feature
+     * placeholder ({@link GraphNames#input}) may be absent when every input is an id.
+     *
+     * @param tables the tables, each a float32 variable {@code [vocabulary, dim]} indexed by integer placeholders
+     * @throws PsException INVALID_ARGUMENT naming a table variable that is missing, not a float32 matrix
+     *                     variable, or an id placeholder that is missing, not an integer placeholder or shared by
+     *                     two tables
+     */
+    public static SameDiffGraph withTables(SameDiff sd, GraphNames names, String label, EmbeddingTable... tables) {
+        return build(sd, names, label, null, List.of(tables));
+    }
+
+    private static SameDiffGraph build(SameDiff sd, GraphNames names, String label, List<String> order,
+                                       List<EmbeddingTable> tableList) {
+        GraphTables tables = GraphTables.check(sd, label, tableList);
+        boolean hasInput = tables.isEmpty() || sd.hasVariable(names.input());
         SDVariable labels = require(sd, label, names.label(), "label", VariableType.PLACEHOLDER);
         require(sd, label, names.loss(), "loss", null);
         require(sd, label, names.prediction(), "prediction", null);
-        int inputSize = matrixWidth(label, input, "input");
+        int inputSize = hasInput
+                ? matrixWidth(label, require(sd, label, names.input(), "input", VariableType.PLACEHOLDER), "input") : 0;
         int numClasses = matrixWidth(label, labels, "label");
         List<ParamSpec> specs = new ArrayList<>();
         for (SDVariable v : sd.variables()) {
-            if (v.getVariableType() != VariableType.VARIABLE) {
+            if (v.getVariableType() != VariableType.VARIABLE || tables.isTable(v.name())) {
                 continue;
             }
             INDArray value = v.getArr();
@@ -89,8 +117,9 @@ public final class SameDiffGraph {
             specs.add(new ParamSpec(v.name(), value.shape()));
         }
         if (specs.isEmpty()) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " has no trainable variable (VARIABLE); its "
-                    + "variables: " + describe(sd));
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " has no trainable variable (VARIABLE)"
+                    + (tables.isEmpty() ? "" : " besides its tables (keep one on the servers, e.g. a bias: it carries "
+                    + "the step barrier)") + "; its variables: " + describe(sd));
         }
         if (order != null) {
             Map<String, ParamSpec> byName = new LinkedHashMap<>();
@@ -102,8 +131,13 @@ public final class SameDiffGraph {
             specs = order.stream().map(byName::get).toList();
         }
         sd.setLossVariables(names.loss());
-        sd.createGradFunction();
-        return new SameDiffGraph(label, sd, names, specs, inputSize, numClasses);
+        SameDiff compute = sd;
+        if (!tables.isEmpty()) {
+            compute = tables.trainingCopy(sd);
+            compute.setLossVariables(names.loss());
+        }
+        compute.createGradFunction();
+        return new SameDiffGraph(label, sd, names, specs, inputSize, numClasses, hasInput, tables, compute);
     }
 
     /** @return the graph itself (callers synchronize on this object while they use it) */
@@ -126,6 +160,11 @@ public final class SameDiffGraph {
         return inputSize;
     }
 
+    /** @return the graph's embedding tables (empty for a dense graph) */
+    public GraphTables tables() {
+        return tables;
+    }
+
     /** @return number of classes ({@code k} of the label placeholder) */
     public int numClasses() {
         return numClasses;
@@ -134,7 +173,7 @@ public final class SameDiffGraph {
     /** @return a copy of a parameter's current value */
     public synchronized INDArray param(String name) {
         requireParam(name);
-        return sd.getVariable(name).getArr().dup();
+        return compute.getVariable(name).getArr().dup();
     }
 
     /** Sets a parameter's value (copied, reshaped to the parameter's shape). */
@@ -145,7 +184,10 @@ public final class SameDiffGraph {
                     + value.length() + " elements");
         }
         INDArray shaped = value.dataType() == DataType.FLOAT ? value : value.castTo(DataType.FLOAT);
-        sd.getVariable(name).getArr().assign(shaped.reshape('c', spec.shape()));
+        compute.getVariable(name).getArr().assign(shaped.reshape('c', spec.shape()));
+        if (compute != sd) {
+            sd.getVariable(name).getArr().assign(shaped.reshape('c', spec.shape()));
+        }
     }
 
     /**
@@ -156,11 +198,51 @@ public final class SameDiffGraph {
      * @return the mean loss and a fresh gradient per parameter, in parameter order
      */
     public synchronized StepResult gradients(INDArray features, INDArray labels) {
-        Map<String, INDArray> placeholders = placeholders(features, labels);
-        FreshSessionArrays.apply(sd);
-        OutAndGrad result = sd.calculateGradientsAndOutputs(placeholders, List.of(names.loss()), paramNames);
+        requireDense("gradients");
+        return run(placeholders(features, labels), paramNames);
+    }
+
+    /**
+     * One forward and backward pass over a batch of a graph with tables.
+     *
+     * @param features   {@code [n, d]}, or ignored when the graph has no feature input
+     * @param labels     {@code [n, k]}
+     * @param lookupRows each lookup's rows ({@link TableRows#lookupRows})
+     * @return the mean loss and a fresh gradient per parameter and per lookup output
+     */
+    synchronized StepResult gradients(INDArray features, INDArray labels, Map<String, INDArray> lookupRows) {
+        setLookupRows(lookupRows);
+        List<String> wanted = new ArrayList<>(paramNames);
+        wanted.addAll(lookupRows.keySet());
+        return run(placeholders(features, labels), wanted);
+    }
+
+    /** @return the prediction for a batch of a graph with tables, given each lookup's rows */
+    synchronized INDArray predict(INDArray features, Map<String, INDArray> lookupRows) {
+        setLookupRows(lookupRows);
+        Map<String, INDArray> placeholders = new java.util.HashMap<>();
+        if (hasInput) {
+            checkFeatures(features);
+            placeholders.put(names.input(), asFloat(features));
+        }
+        FreshSessionArrays.apply(compute);
+        return compute.output(placeholders, names.prediction()).get(names.prediction());
+    }
+
+    private void setLookupRows(Map<String, INDArray> lookupRows) {
+        lookupRows.forEach((output, rows) -> compute.getVariable(output).setArray(rows));
+    }
+
+    /** Sets a table's whole value in the graph itself (what {@link #save} writes), e.g. the trained rows. */
+    synchronized void setTable(String variable, INDArray rows) {
+        sd.getVariable(variable).setArray(rows);
+    }
+
+    private StepResult run(Map<String, INDArray> placeholders, List<String> wanted) {
+        FreshSessionArrays.apply(compute);
+        OutAndGrad result = compute.calculateGradientsAndOutputs(placeholders, List.of(names.loss()), wanted);
         Map<String, INDArray> gradients = new LinkedHashMap<>();
-        for (String name : paramNames) {
+        for (String name : wanted) {
             INDArray g = result.getGradients().get(name);
             if (g == null) {
                 throw new PsException(ErrorCode.INTERNAL, label + " produced no gradient for " + name);
@@ -172,12 +254,14 @@ public final class SameDiffGraph {
 
     /** @return the mean loss of a batch (a forward pass only) */
     public synchronized double loss(INDArray features, INDArray labels) {
+        requireDense("loss");
         FreshSessionArrays.apply(sd);
         return sd.output(placeholders(features, labels), names.loss()).get(names.loss()).meanNumber().doubleValue();
     }
 
     /** @return the class scores {@code [n, k]} of a batch of features {@code [n, d]} */
     public synchronized INDArray predict(INDArray features) {
+        requireDense("predict");
         checkFeatures(features);
         FreshSessionArrays.apply(sd);
         return sd.output(Map.of(names.input(), asFloat(features)), names.prediction()).get(names.prediction());
@@ -217,6 +301,13 @@ public final class SameDiffGraph {
         return label + params;
     }
 
+    private void requireDense(String what) {
+        if (!tables.isEmpty()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " has embedding tables: " + what + " through "
+                    + "the trainer, which looks up their rows");
+        }
+    }
+
     private int requireParam(String name) {
         int index = paramNames.indexOf(name);
         if (index < 0) {
@@ -227,6 +318,13 @@ public final class SameDiffGraph {
     }
 
     private Map<String, INDArray> placeholders(INDArray features, INDArray labels) {
+        if (!hasInput) {
+            if (labels.rank() != 2 || labels.size(1) != numClasses || labels.size(0) < 1) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " needs labels [n >= 1, " + numClasses
+                        + "], got " + Arrays.toString(labels.shape()));
+            }
+            return Map.of(names.label(), asFloat(labels));
+        }
         checkFeatures(features);
         if (labels.rank() != 2 || labels.size(1) != numClasses || labels.size(0) != features.size(0)) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, label + " needs labels [" + features.size(0)
@@ -270,7 +368,7 @@ public final class SameDiffGraph {
     }
 
     /** @return every variable as name:type, in the graph's order */
-    private static List<String> describe(SameDiff sd) {
+    static List<String> describe(SameDiff sd) {
         return sd.variables().stream().map(v -> v.name() + ":" + v.getVariableType()).toList();
     }
 }

@@ -47,6 +47,7 @@ public final class SameDiffTrainer {
     private final java.util.Set<String> onWorkers = new java.util.LinkedHashSet<>();
     private WorkerLocalParams local;
     private PsJob.DenseStart dense;
+    private io.jvmps.client.data.SparseClient sparse;
     private long step;
 
     /**
@@ -166,7 +167,7 @@ public final class SameDiffTrainer {
             long offset = Math.max(0, step - first);
             int epoch = (int) (offset / perEpoch);
             int inEpoch = (int) (offset % perEpoch);
-            DataSet batch = batches.batch(epoch, inEpoch);
+            LabeledData batch = batches.batch(epoch, inEpoch);
             try {
                 if (geo == null || !geo.pulled()) {
                     pullInto(values, params, geo == null ? step : 0);
@@ -174,10 +175,20 @@ public final class SameDiffTrainer {
                         geo.pulledFrom(values);
                     }
                 }
-                StepResult result = graph.gradients(batch.getFeatures(), batch.getLabels());
+                TableRows rows = graph.tables().isEmpty() ? null : TableRows.of(graph.tables(), batch.ids());
+                StepResult result;
+                if (rows == null) {
+                    result = graph.gradients(batch.features(), batch.labels());
+                } else {
+                    rows.pull(sparse);
+                    result = graph.gradients(batch.features(), batch.labels(), rows.lookupRows());
+                }
                 if (!Double.isFinite(result.loss())) {
                     throw new PsException(ErrorCode.INVALID_ARGUMENT, "step " + step + " gave loss " + result.loss()
                             + ": not pushed (check the data and the learning rate)");
+                }
+                if (rows != null) {
+                    rows.push(sparse, step, result); // before the dense push: a SYNC step's barrier covers the rows
                 }
                 if (geo == null) {
                     INDArray[] gradients = params.stream().map(p -> result.gradients().get(p.name()))
@@ -200,17 +211,19 @@ public final class SameDiffTrainer {
             } catch (PsException e) {
                 ServerRecovery.Resumed resumed = job.resume(dense, e);   // rethrows what is no server loss
                 dense = new PsJob.DenseStart(resumed.client(), dense.startStep(), dense.recovery());
+                sparse = job.sparse();
                 step = resumed.step();
                 if (geo != null) {
                     geo.forget();
                 }
                 continue;
             }
-            examples += batch.numExamples();
-            windowExamples += batch.numExamples();
+            examples += batch.size();
+            windowExamples += batch.size();
             double seconds = (System.nanoTime() - windowStart) / 1e9;
             job.reportProgress(epoch + 1, inEpoch + 1, step, loss, seconds > 0 ? windowExamples / seconds : 0,
-                    dense.client().bytesPushed(), dense.client().bytesPulled());
+                    dense.client().bytesPushed() + (sparse == null ? 0 : sparse.bytesPushed()),
+                    dense.client().bytesPulled() + (sparse == null ? 0 : sparse.bytesPulled()));
             if (seconds > 10) {
                 windowStart = System.nanoTime();
                 windowExamples = 0;
@@ -235,13 +248,58 @@ public final class SameDiffTrainer {
         long correct = 0;
         long examples = 0;
         for (DataSet batch : batches) {
-            INDArray predicted = graph.predict(batch.getFeatures()).argMax(1);
-            INDArray expected = batch.getLabels().argMax(1);
-            correct += predicted.eq(expected).castTo(DataType.INT64).sumNumber().longValue();
-            examples += batch.numExamples();
+            LabeledData rows = new LabeledData(batch.getFeatures(), batch.getLabels());
+            correct += correct(rows);
+            examples += rows.size();
         }
         return new Evaluation(correct, examples);
     }
+
+    private long correct(LabeledData rows) {
+        INDArray predicted = predict(rows).argMax(1);
+        INDArray expected = rows.labels().argMax(1);
+        return predicted.eq(expected).castTo(DataType.INT64).sumNumber().longValue();
+    }
+
+    /**
+     * The graph's predictions for examples, their tables' rows pulled from the servers.
+     *
+     * @param rows features, and ids when the graph has tables
+     * @return the prediction variable's value {@code [n, k]}
+     */
+    public INDArray predict(LabeledData rows) {
+        if (graph.tables().isEmpty()) {
+            return graph.predict(rows.features());
+        }
+        requireStarted("predict");
+        TableRows tables = TableRows.of(graph.tables(), rows.ids());
+        tables.pull(sparse);
+        return graph.predict(rows.features(), tables.lookupRows());
+    }
+
+    /**
+     * Scores a regression graph (real targets, e.g. ratings) on this worker's shard of a test set.
+     *
+     * @param test the whole test set, labels {@code [n, 1]} (or {@code [n, k]}: every target counts); this worker
+     *             evaluates its shard ({@link EpochBatches#shardRange}), so the workers' sums add up to the set
+     * @return the summed squared and absolute errors over the shard's targets
+     */
+    public Regression evaluateRegressionShard(Examples test) {
+        IndexRange range = EpochBatches.shardRange(test.size(), job.workers(), job.rank());
+        double squared = 0;
+        double absolute = 0;
+        long targets = 0;
+        for (int from = range.from(); from < range.to(); from += EVAL_BATCH) {
+            LabeledData rows = test.rows(from, Math.min(range.to(), from + EVAL_BATCH));
+            INDArray error = predict(rows).castTo(DataType.DOUBLE).reshape(rows.labels().shape())
+                    .sub(rows.labels().castTo(DataType.DOUBLE));
+            squared += error.mul(error).sumNumber().doubleValue();
+            absolute += org.nd4j.linalg.ops.transforms.Transforms.abs(error).sumNumber().doubleValue();
+            targets += error.length();
+        }
+        return new Regression(squared, absolute, targets);
+    }
+
 
     /**
      * @param test  the whole test set; this worker evaluates its shard ({@link EpochBatches#shardRange}), so
@@ -250,12 +308,11 @@ public final class SameDiffTrainer {
      */
     public Evaluation evaluateShard(Examples test) {
         IndexRange range = EpochBatches.shardRange(test.size(), job.workers(), job.rank());
-        List<DataSet> batches = new java.util.ArrayList<>();
+        long correct = 0;
         for (int from = range.from(); from < range.to(); from += EVAL_BATCH) {
-            LabeledData rows = test.rows(from, Math.min(range.to(), from + EVAL_BATCH));
-            batches.add(new DataSet(rows.features(), rows.labels()));
+            correct += correct(test.rows(from, Math.min(range.to(), from + EVAL_BATCH)));
         }
-        return evaluate(batches);
+        return new Evaluation(correct, range.to() - range.from());
     }
 
     /**
@@ -263,13 +320,48 @@ public final class SameDiffTrainer {
      * {@code SameDiff.load(file, false)} reads in any program. The file appears whole or not at all.
      */
     public void save(Path file) {
+        if (!graph.tables().isEmpty()) {
+            requireStarted("save");
+            for (GraphTables.Table table : graph.tables().list()) {
+                if (table.table().hashed()) {
+                    throw new PsException(ErrorCode.INVALID_ARGUMENT, "table '" + table.variable() + "' is hashed: "
+                            + "its ids are unbounded, so it cannot become a variable of the saved graph");
+                }
+                graph.setTable(table.variable(), wholeTable(table));
+            }
+        }
         graph.save(file);
+    }
+
+    /** @return every row of a bounded table, pulled from the servers in parts, as {@code [vocabulary, dim]} */
+    private INDArray wholeTable(GraphTables.Table table) {
+        int rows = Math.toIntExact(table.vocabulary());
+        float[] values = new float[Math.multiplyExact(rows, table.dim())];
+        int part = Math.max(1, (1 << 20) / table.dim());
+        for (int from = 0; from < rows; from += part) {
+            int to = Math.min(rows, from + part);
+            long[] ids = java.util.stream.LongStream.range(from, to).toArray();
+            float[] out = new float[ids.length * table.dim()];
+            sparse.pull(table.variable(), table.dim(), ids, out);
+            System.arraycopy(out, 0, values, from * table.dim(), out.length);
+        }
+        return Nd4j.create(values, new long[] {rows, table.dim()}, DataType.FLOAT);
+    }
+
+    private void requireStarted(String what) {
+        if (dense == null) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the graph's tables are on the servers once training "
+                    + "started: fit before " + what);
+        }
     }
 
     /** Declares the graph's server-side parameters once, telling the servers the first fit's length in steps. */
     private void start(long steps) {
         if (dense != null) {
             return;
+        }
+        if (!graph.tables().isEmpty()) {
+            declareTables();
         }
         List<ParamSpec> onServers = graph.params().stream().filter(p -> !onWorkers.contains(p.name())).toList();
         if (onServers.isEmpty()) {
@@ -290,6 +382,22 @@ public final class SameDiffTrainer {
                 job.semantics().mode(), step);
     }
 
+    /** Declares the tables on the servers (a recovery declares them again). */
+    private void declareTables() {
+        if (job.semantics().mode() == ConsistencyMode.GEO) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "a graph with embedding tables trains in SYNC, ASYNC "
+                    + "or SSP mode; the servers run GEO");
+        }
+        if (!onWorkers.isEmpty()) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "a graph with embedding tables keeps its dense "
+                    + "parameters on the servers; worker-local placement is for dense graphs");
+        }
+        job.declareTables(graph.tables().list().stream().map(t -> t.table().spec(t.dim())).toList());
+        sparse = job.sparse();
+        log.info("worker {} holds tables {} on the servers, read by {} lookups", job.rank(),
+                graph.tables().variables(), graph.tables().lookups().size());
+    }
+
     private void pullInto(INDArray[] values, List<ParamSpec> params, long minVersion) {
         dense.client().pull(minVersion, values);
         for (int p = 0; p < values.length; p++) {
@@ -301,7 +409,7 @@ public final class SameDiffTrainer {
     private interface BatchSource {
         int perEpoch();
 
-        DataSet batch(int epoch, int inEpoch);
+        LabeledData batch(int epoch, int inEpoch);
     }
 
     /** A user's batches, iterated in order; going back (a recovery) starts a new iteration and skips ahead. */
@@ -330,7 +438,12 @@ public final class SameDiffTrainer {
         }
 
         @Override
-        public DataSet batch(int epoch, int inEpoch) {
+        public LabeledData batch(int epoch, int inEpoch) {
+            DataSet batch = dataSet(epoch, inEpoch);
+            return new LabeledData(batch.getFeatures(), batch.getLabels());
+        }
+
+        private DataSet dataSet(int epoch, int inEpoch) {
             long wanted = (long) epoch * perEpoch + inEpoch;
             if (position == null || next != wanted || inEpoch == 0) {
                 position = batches.iterator();
@@ -367,12 +480,11 @@ public final class SameDiffTrainer {
         }
 
         @Override
-        public DataSet batch(int epoch, int inEpoch) {
+        public LabeledData batch(int epoch, int inEpoch) {
             if (schedule.epoch() != epoch) {
                 schedule = new EpochBatches(data.size(), workers, rank, batchSize, seed, epoch);
             }
-            LabeledData rows = data.gather(schedule.batchIndices(inEpoch));
-            return new DataSet(rows.features(), rows.labels());
+            return data.gather(schedule.batchIndices(inEpoch));
         }
     }
 
@@ -385,6 +497,25 @@ public final class SameDiffTrainer {
      * @param seconds  wall time, pulls and pushes included
      */
     public record Result(long steps, double lastLoss, long examples, double seconds) {
+    }
+
+    /**
+     * A regression test's error sums (add them over the workers, then take the root and the mean).
+     *
+     * @param squaredError  sum of squared errors
+     * @param absoluteError sum of absolute errors
+     * @param targets       targets scored
+     */
+    public record Regression(double squaredError, double absoluteError, long targets) {
+        /** @return root mean squared error, NaN without targets */
+        public double rmse() {
+            return targets == 0 ? Double.NaN : Math.sqrt(squaredError / targets);
+        }
+
+        /** @return mean absolute error, NaN without targets */
+        public double mae() {
+            return targets == 0 ? Double.NaN : absoluteError / targets;
+        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.jvmps.server.sparse;
 
+import io.jvmps.common.sparse.RowInitializer;
+
 import io.jvmps.server.store.MemoryBudget;
 
 import io.jvmps.common.protocol.ErrorCode;

@@ -1,19 +1,24 @@
-package io.jvmps.server.sparse;
+package io.jvmps.common.sparse;
 
-import io.jvmps.common.sparse.RowPlacement;
 
 /**
  * A row's initial values, a pure function of {@code (seed, id)}: element {@code k} is uniform in
  * {@code [-scale, scale)}, drawn from a 64-bit mix of seed, id and k. Every server (and a restore onto
- * any number of servers) computes the same row.
+ * any number of servers) computes the same row, and so does a worker building the same table in one process.
+ * Stateless.
  */
-final class RowInitializer {
+public final class RowInitializer {
     private static final float UNIT = 0x1.0p-24f;
 
     private RowInitializer() {
     }
 
-    static void fill(long seed, long id, float scale, float[] out, int offset, int dim) {
+    /**
+     * Writes row {@code id}'s initial values.
+     *
+     * @param out receives {@code dim} floats at {@code offset}
+     */
+    public static void fill(long seed, long id, float scale, float[] out, int offset, int dim) {
         long rowSeed = RowPlacement.mix(seed ^ RowPlacement.mix(id));
         for (int k = 0; k < dim; k++) {
             long bits = RowPlacement.mix(rowSeed + k);

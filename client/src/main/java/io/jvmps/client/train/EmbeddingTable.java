@@ -1,0 +1,86 @@
+package io.jvmps.client.train;
+
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.sparse.RowInitializer;
+import io.jvmps.common.sparse.SparseTableSpec;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+
+/**
+ * Marks a variable of a SameDiff graph as an embedding table held on the parameter servers (what MindSpore's
+ * {@code set_param_ps} does for an {@code EmbeddingLookup}, Paddle's {@code sparse_embedding}). The graph keeps
+ * its ordinary form: the table is a float32 variable {@code [vocabulary, dim]} read only by
+ * {@code gather(table, ids, 0)} ops whose {@code ids} are integer placeholders ({@code [n]}, or {@code [n, m]} for
+ * a field of {@code m} ids per example, pooled by the graph), as many as the graph needs. Through the trainer, each
+ * step pulls only the batch's distinct rows, the graph runs on them, and each distinct row's summed gradient is
+ * pushed to the servers, whose optimizer for the table updates it.
+ * <p>
+ * Ids are 64-bit. With a bounded vocabulary (the default) every id must lie in {@code [0, vocabulary)}, the
+ * variable's first dimension, and the exported graph holds the whole trained table as the variable again. A
+ * {@link #hashed} table takes any 64-bit id (the variable's first dimension is then only a shape template).
+ * Rows start at a pure function of {@code (seed, id)}, uniform in {@code [-initScale, initScale)}
+ * ({@link #initialRows}), on every server and in a one-process run alike. Immutable.
+ *
+ * @param variable  the table's variable in the graph; also the table's name on the servers
+ *                  (1..64 characters of {@code [A-Za-z0-9_.-]})
+ * @param hashed    whether ids are unbounded (hashed) rather than row numbers below the vocabulary
+ * @param initScale half-width of the rows' uniform initial values, finite and &gt;= 0
+ * @param seed      the initializer's seed
+ * @param optimizer the servers' optimizer for this table (SGD, MOMENTUM, ADAGRAD, ADAM, FTRL), or {@code null}
+ *                  for the servers' {@code ps.optimizer.type}
+ */
+public record EmbeddingTable(String variable, boolean hashed, float initScale, long seed, String optimizer) {
+    /** Initial half-width of a table's values unless set. */
+    public static final float DEFAULT_INIT_SCALE = 0.05f;
+
+    /** Checks the name and the initializer by the servers' rules. */
+    public EmbeddingTable {
+        new SparseTableSpec(variable, 1, seed, initScale, optimizer);
+    }
+
+    /**
+     * A bounded-vocabulary table with rows starting uniform in {@code [-0.05, 0.05)}, seeded by its name, and the
+     * servers' optimizer.
+     *
+     * @param variable the table's variable in the graph
+     * @throws PsException INVALID_ARGUMENT for a name the servers do not take
+     */
+    public static EmbeddingTable of(String variable) {
+        return new EmbeddingTable(variable, false, DEFAULT_INIT_SCALE, variable == null ? 0 : variable.hashCode(), null);
+    }
+
+    /** @return the same table taking any 64-bit id */
+    public EmbeddingTable asHashed() {
+        return new EmbeddingTable(variable, true, initScale, seed, optimizer);
+    }
+
+    /** @return the same table with rows starting uniform in {@code [-scale, scale)} from {@code seed} */
+    public EmbeddingTable withInit(float scale, long seed) {
+        return new EmbeddingTable(variable, hashed, scale, seed, optimizer);
+    }
+
+    /** @return the same table updated by the servers' {@code type} optimizer rather than their default */
+    public EmbeddingTable withOptimizer(String type) {
+        return new EmbeddingTable(variable, hashed, initScale, seed, type);
+    }
+
+    /** @return the servers' declaration of this table for rows of {@code dim} values */
+    public SparseTableSpec spec(int dim) {
+        return new SparseTableSpec(variable, dim, seed, initScale, optimizer);
+    }
+
+    /**
+     * The table as the servers start it, for a one-process run of the same graph (set it as the variable's value).
+     *
+     * @return {@code [rows, dim]} float32: row {@code i} is id {@code i}'s initial row
+     */
+    public INDArray initialRows(int rows, int dim) {
+        float[] values = new float[Math.multiplyExact(rows, dim)];
+        for (int id = 0; id < rows; id++) {
+            RowInitializer.fill(seed, id, initScale, values, id * dim, dim);
+        }
+        return Nd4j.create(values, new long[] {rows, dim}, DataType.FLOAT);
+    }
+}
