@@ -2,7 +2,10 @@ package io.jvmps.cluster;
 
 import io.jvmps.client.ClientSettings;
 import io.jvmps.client.PsJob;
-import io.jvmps.client.dataset.LabeledData;
+import io.jvmps.client.dataset.ColumnKind;
+import io.jvmps.client.dataset.CsvFile;
+import io.jvmps.client.dataset.CsvFormat;
+import io.jvmps.client.dataset.LabelKind;
 import io.jvmps.client.train.EmbeddingTable;
 import io.jvmps.client.train.GraphNames;
 import io.jvmps.client.train.SameDiffGraph;
@@ -13,12 +16,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * A user's recommendation model as a program of its own on the client library: a matrix factorisation with user
@@ -48,8 +47,8 @@ public final class RatingsProgram {
         Path data = Path.of(args[1]);
         int epochs = Integer.parseInt(args[2]);
         Path out = Path.of(args[3]);
-        LabeledData train = ratings(data.resolve("ratings-train.csv"));
-        LabeledData test = ratings(data.resolve("ratings-test.csv"));
+        CsvFile train = ratings(data.resolve("ratings-train.csv"));
+        CsvFile test = ratings(data.resolve("ratings-test.csv"));
         ClientSettings settings = ClientSettings.of(scheduler[0], Integer.parseInt(scheduler[1]),
                 System.getenv("PS_SECURITY_SECRET"));
         try (PsJob job = PsJob.join(settings)) {
@@ -67,12 +66,12 @@ public final class RatingsProgram {
     /**
      * @return the factorisation: a rating is {@code mean + userBias[user] + movieBias[movie] + userFactors[user] .
      * movieFactors[movie]}, each table read by {@code gather}, with an L2 penalty on every row a batch reads;
-     * placeholders {@code user}, {@code movie} (int64 [n]) and {@code label} [n, 1]
+     * placeholders {@code userId}, {@code movieId} (int64 [n], named as the CSV's columns) and {@code label} [n, 1]
      */
     static SameDiffGraph graph() {
         SameDiff sd = SameDiff.create();
-        SDVariable user = sd.placeHolder("user", DataType.INT64, -1);
-        SDVariable movie = sd.placeHolder("movie", DataType.INT64, -1);
+        SDVariable user = sd.placeHolder("userId", DataType.INT64, -1);
+        SDVariable movie = sd.placeHolder("movieId", DataType.INT64, -1);
         SDVariable label = sd.placeHolder("label", DataType.FLOAT, -1, 1);
         SDVariable userFactors = sd.var("userFactors", Nd4j.zeros(DataType.FLOAT, USERS, FACTORS));
         SDVariable movieFactors = sd.var("movieFactors", Nd4j.zeros(DataType.FLOAT, MOVIES, FACTORS));
@@ -92,20 +91,13 @@ public final class RatingsProgram {
                 EmbeddingTable.of("userBias").withInit(0f, 0), EmbeddingTable.of("movieBias").withInit(0f, 0));
     }
 
-    /** @return a ratings file (userId,movieId,rating,...) as ids {@code user}, {@code movie} and the rating label */
-    static LabeledData ratings(Path file) throws IOException {
-        List<String> lines = Files.readAllLines(file);
-        int n = lines.size() - 1;
-        long[] users = new long[n];
-        long[] movies = new long[n];
-        float[] labels = new float[n];
-        for (int i = 0; i < n; i++) {
-            String[] cells = lines.get(i + 1).split(",", 4);
-            users[i] = Long.parseLong(cells[0]);
-            movies[i] = Long.parseLong(cells[1]);
-            labels[i] = Float.parseFloat(cells[2]);
-        }
-        return new LabeledData(Nd4j.create(DataType.FLOAT, n, 0), Nd4j.create(labels, new long[] {n, 1}, DataType.FLOAT),
-                Map.of("user", Nd4j.createFromArray(users), "movie", Nd4j.createFromArray(movies)));
+    /** How the ratings files are read: the two ids as they are, the rating as a real label, the genres left out. */
+    static final CsvFormat FORMAT = CsvFormat.of("rating", true, ",").withLabel(LabelKind.REAL)
+            .withColumn("userId", ColumnKind.ID).withColumn("movieId", ColumnKind.ID)
+            .withColumn("genres", ColumnKind.SKIP);
+
+    /** @return a ratings file (userId,movieId,rating,genres), read row by row by the library's CSV reader */
+    static CsvFile ratings(Path file) {
+        return CsvFile.open(file, FORMAT, 0);
     }
 }

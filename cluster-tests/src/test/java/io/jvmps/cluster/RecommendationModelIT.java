@@ -16,9 +16,11 @@ import static org.assertj.core.api.Assertions.within;
 
 /**
  * A user's recommendation model on the library ({@link RatingsProgram}): a matrix factorisation of MovieLens whose
- * four embedding tables are on 2 servers, trained by 2 programs on a fixed 80/20 split. The workers' test errors add
- * up to an RMSE far below the global mean's, and the file rank 0 saved is an ordinary SameDiff graph, every table a
- * variable again, which {@code SameDiff.load} alone scores to the same RMSE.
+ * four embedding tables are on 2 servers, trained by 2 programs on a fixed 80/20 split (the library's CSV reader
+ * takes the two id columns as ids and the rating as a real label). Mid-job one server is killed: its replacement
+ * restores the tables' rows from the newest checkpoint and the programs roll back to it. The workers' test errors
+ * add up to an RMSE far below the global mean's, and the file rank 0 saved is an ordinary SameDiff graph, every
+ * table a variable again, which {@code SameDiff.load} alone scores to the same RMSE.
  */
 class RecommendationModelIT {
     private static final Pattern RESULT = Pattern.compile("RESULT sse=(\\S+) sae=(\\S+) n=(\\d+) steps=(\\d+)");
@@ -28,17 +30,26 @@ class RecommendationModelIT {
         Path data = TestPaths.movielens();
         try (LocalCluster cluster = new LocalCluster("recommendation-model")) {
             Path out = cluster.freshDir("model");
-            cluster.startScheduler(2, 2);
+            Path checkpoints = cluster.freshDir("checkpoints");
+            cluster.startScheduler(2, 2, "--ps.scheduler.heartbeat-timeout=5s",
+                    "--ps.scheduler.failure-check-interval=200ms");
             String[] serverArgs = {"--ps.optimizer.type=ADAGRAD", "--ps.optimizer.learning-rate=0.03",
-                    "--ps.optimizer.initial-accumulator=0", "--ps.consistency.mode=SYNC"};
-            cluster.startServer(0, 2, 2, serverArgs);
-            cluster.startServer(1, 2, 2, serverArgs);
+                    "--ps.optimizer.initial-accumulator=0", "--ps.consistency.mode=SYNC",
+                    "--ps.node.heartbeat-interval=300ms", "--ps.server.register-retry=500ms",
+                    "--ps.checkpoint.dir=" + checkpoints, "--ps.checkpoint.every-steps=100"};
+            NodeProcess[] servers = {cluster.startServer(0, 2, 2, serverArgs), cluster.startServer(1, 2, 2, serverArgs)};
             NodeProcess[] programs = new NodeProcess[2];
             for (int w = 0; w < 2; w++) {
                 programs[w] = cluster.startProgram("program-" + w, System.getProperty("java.class.path"),
                         RatingsProgram.class.getName(), "127.0.0.1:" + cluster.schedulerPort(), data.toString(), "10",
                         out.toString());
             }
+            // mid-job, the server that got rank 1 is killed; a replacement restores its rows from the checkpoint
+            programs[0].awaitLog(Pattern.compile("step 450: loss"), Duration.ofMinutes(4));
+            NodeProcess lost = NodeProcess.poll("the server of rank 1", Duration.ofSeconds(30), () -> java.util.Arrays
+                    .stream(servers).filter(s -> s.logText().contains("Server rank 1 registered")).findFirst());
+            lost.process().destroyForcibly().waitFor();
+            NodeProcess replacement = cluster.startServerNamed("server-replacement", 2, 2, serverArgs);
             double squared = 0;
             long ratings = 0;
             for (NodeProcess program : programs) {
@@ -49,9 +60,11 @@ class RecommendationModelIT {
                 ratings += Long.parseLong(result.group(3));
             }
             assertThat(ratings).isEqualTo(20_000);
+            assertThat(replacement.logText()).contains("Restored");
+            assertThat(programs[0].logText()).contains("Recovery 1 done: the servers are back at checkpoint step");
             double rmse = Math.sqrt(squared / ratings);
-            var train = RatingsProgram.ratings(data.resolve("ratings-train.csv"));
-            var test = RatingsProgram.ratings(data.resolve("ratings-test.csv"));
+            var train = RatingsProgram.ratings(data.resolve("ratings-train.csv")).rows(0, 80_004);
+            var test = RatingsProgram.ratings(data.resolve("ratings-test.csv")).rows(0, 20_000);
             double mean = train.labels().meanNumber().doubleValue();
             INDArray off = test.labels().castTo(DataType.DOUBLE).sub(mean);
             double meanRmse = Math.sqrt(off.mul(off).sumNumber().doubleValue() / ratings);
@@ -63,7 +76,8 @@ class RecommendationModelIT {
             SameDiff saved = SameDiff.load(out.resolve("ratings.sd").toFile(), false);
             assertThat(saved.getVariable("movieFactors").getArr().shape()).containsExactly(RatingsProgram.MOVIES,
                     RatingsProgram.FACTORS);
-            INDArray predicted = saved.output(Map.of("user", test.ids().get("user"), "movie", test.ids().get("movie")),
+            INDArray predicted = saved.output(Map.of("userId", test.ids().get("userId"),
+                    "movieId", test.ids().get("movieId")),
                     "prediction").get("prediction");
             INDArray error = predicted.castTo(DataType.DOUBLE).sub(test.labels().castTo(DataType.DOUBLE));
             double fileRmse = Math.sqrt(error.mul(error).sumNumber().doubleValue() / ratings);

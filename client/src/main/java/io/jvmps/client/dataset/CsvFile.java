@@ -3,6 +3,7 @@ package io.jvmps.client.dataset;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,6 +14,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,8 +41,14 @@ public final class CsvFile implements Examples {
     private final int classes;
     private final IndexedLines lines;
     private final long skipped;
+    private final LabelKind labelKind;
+    /** Per multi-valued column, the most values a row of the file has (the width of its batches' ids). */
+    private final int[] multiWidth;
 
-    private CsvFile(Path file, CsvRowParser parser, int features, int classes, IndexedLines lines, long skipped) {
+    private CsvFile(Path file, CsvRowParser parser, int features, int classes, IndexedLines lines, long skipped,
+                    LabelKind labelKind, int[] multiWidth) {
+        this.labelKind = labelKind;
+        this.multiWidth = multiWidth;
         this.skipped = skipped;
         this.file = file;
         this.parser = parser;
@@ -68,8 +77,12 @@ public final class CsvFile implements Examples {
             Indexer indexer = new Indexer(file, format, numClasses);
             indexer.scan(in);
             CsvFile csv = indexer.finish();
-            log.info(String.format(Locale.ROOT, "Indexed %s: %d rows of %d features, %d classes, in %.1f s (%.1f MB "
-                            + "read, %.1f MB of index)%s", file, csv.size(), csv.features, csv.classes,
+            log.info(String.format(Locale.ROOT, "Indexed %s: %d rows of %d features%s, %s, in %.1f s (%.1f MB "
+                            + "read, %.1f MB of index)%s", file, csv.size(), csv.features,
+                    csv.parser.idColumns().isEmpty() && csv.parser.multiColumns().isEmpty() ? ""
+                            : " and ids " + csv.parser.idColumns() + (csv.parser.multiColumns().isEmpty() ? ""
+                            : " multi-valued " + csv.parser.multiColumns()),
+                    csv.labelKind == LabelKind.CLASS ? csv.classes + " classes" : csv.labelKind + " labels",
                     (System.nanoTime() - began) / 1e9, csv.lines.length() / 1e6, 8.0 * csv.size() / 1e6,
                     csv.skipped == 0 ? "" : "; skipped " + csv.skipped + " bad rows (ps.worker.dataset.csv.skip-bad-rows)"));
             return csv;
@@ -106,19 +119,52 @@ public final class CsvFile implements Examples {
      */
     @Override
     public LabeledData gather(int[] indices) {
-        float[] x = new float[indices.length * features];
-        float[] y = new float[indices.length * classes];
+        int n = indices.length;
+        float[] x = new float[n * features];
+        float[] y = new float[n * classes];
+        List<String> idColumns = parser.idColumns();
+        List<String> multiColumns = parser.multiColumns();
+        long[][] ids = new long[idColumns.size()][n];
+        long[][] multi = new long[multiColumns.size()][];
+        float[][] masks = new float[multiColumns.size()][];
+        for (int m = 0; m < multi.length; m++) {
+            multi[m] = new long[n * multiWidth[m]];
+            masks[m] = new float[n * multiWidth[m]];
+        }
+        CsvRowParser.Row parsed = parser.newRow();
         lines.read(indices, (r, row, bytes, end, start) -> {
             try {
-                int label = parser.parse(bytes, 0, end, x, r * features);
-                y[r * classes + label] = 1f;
+                parser.parse(bytes, 0, end, parsed);
             } catch (CsvRowParser.BadRow e) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " row " + row + " (byte " + start
                         + ") no longer parses, did the file change? " + e.getMessage());
             }
+            System.arraycopy(parsed.features, 0, x, r * features, features);
+            if (labelKind == LabelKind.CLASS) {
+                y[r * classes + (int) parsed.label] = 1f;
+            } else {
+                y[r] = (float) parsed.label;
+            }
+            for (int c = 0; c < ids.length; c++) {
+                ids[c][r] = parsed.ids[c];
+            }
+            for (int m = 0; m < multi.length; m++) {
+                int count = Math.min(parsed.multiCount[m], multiWidth[m]);
+                System.arraycopy(parsed.multi[m], 0, multi[m], r * multiWidth[m], count);
+                java.util.Arrays.fill(masks[m], r * multiWidth[m], r * multiWidth[m] + count, 1f);
+            }
         });
-        return new LabeledData(Nd4j.create(x, new long[]{indices.length, features}, DataType.FLOAT),
-                Nd4j.create(y, new long[]{indices.length, classes}, DataType.FLOAT));
+        Map<String, INDArray> idArrays = new LinkedHashMap<>();
+        for (int c = 0; c < ids.length; c++) {
+            idArrays.put(idColumns.get(c), Nd4j.createFromArray(ids[c]));
+        }
+        for (int m = 0; m < multi.length; m++) {
+            idArrays.put(multiColumns.get(m), Nd4j.createFromArray(multi[m]).reshape(n, multiWidth[m]));
+            idArrays.put(multiColumns.get(m) + "_mask", Nd4j.create(masks[m], new long[] {n, multiWidth[m]},
+                    DataType.FLOAT));
+        }
+        return new LabeledData(Nd4j.create(x, new long[]{n, features}, DataType.FLOAT),
+                Nd4j.create(y, new long[]{n, classes}, DataType.FLOAT), idArrays);
     }
 
     /** The one pass over the file: header, column count, every row checked, row starts recorded. */
@@ -132,7 +178,8 @@ public final class CsvFile implements Examples {
         private List<String> headerNames;
         private int labelColumn;
         private CsvRowParser parser;
-        private float[] scratch = new float[0];
+        private CsvRowParser.Row scratch;
+        private int[] multiWidth = new int[0];
         private final IndexedLines.Builder lines;
         private int maxLabel = -1;
         private long skipped;
@@ -188,13 +235,15 @@ public final class CsvFile implements Examples {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " has no data rows"
                         + (skipped == 0 ? "" : " (" + skipped + " bad rows skipped)"));
             }
-            int classes = numClasses > 0 ? numClasses : maxLabel + 1;
-            if (classes < 2) {
+            int classes = format.labelKind() != LabelKind.CLASS ? 1 : numClasses > 0 ? numClasses : maxLabel + 1;
+            if (classes < 2 && format.labelKind() == LabelKind.CLASS) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, file + ": every label is 0; a classifier needs at "
                         + "least 2 classes (set ps.worker.dataset.num-classes if this file lacks some)");
             }
-            CsvRowParser rows = new CsvRowParser(format.delimiter(), columns, labelColumn, classes, headerNames);
-            return new CsvFile(file, rows, columns - 1, classes, lines.build(offset), skipped);
+            CsvRowParser rows = parser(classes);
+            int[] widths = java.util.Arrays.stream(multiWidth).map(w -> Math.max(1, w)).toArray();
+            return new CsvFile(file, rows, rows.features(), classes, lines.build(offset), skipped,
+                    format.labelKind(), widths);
         }
 
         private void append(byte[] bytes, int from, int to) {
@@ -219,6 +268,23 @@ public final class CsvFile implements Examples {
             }
             if (parser == null) {
                 columns = CsvRowParser.cells(bytes, from, end, format.delimiter()).size();
+                if (!format.names().isEmpty()) {
+                    if (format.names().size() != columns) {
+                        throw bad("the format names " + format.names().size() + " columns but the line has "
+                                + columns);
+                    }
+                    headerNames = format.names();
+                    if (labelColumn < 0) {
+                        labelColumn = headerNames.indexOf(format.label());
+                        if (labelColumn < 0) {
+                            throw bad("no column named '" + format.label() + "' among " + headerNames);
+                        }
+                    }
+                }
+                if (labelColumn < 0) {
+                    throw bad("ps.worker.dataset.csv.label='" + format.label() + "' names a column, but the file has "
+                            + "no header");
+                }
                 if (labelColumn >= columns) {
                     throw bad("ps.worker.dataset.csv.label=" + format.label() + " but the line has only " + columns
                             + " columns");
@@ -226,8 +292,11 @@ public final class CsvFile implements Examples {
                 start(columns);
             }
             try {
-                int label = parser.parse(bytes, from, end, scratch, 0);
-                maxLabel = Math.max(maxLabel, label);
+                parser.parse(bytes, from, end, scratch);
+                maxLabel = Math.max(maxLabel, (int) scratch.label);
+                for (int m = 0; m < multiWidth.length; m++) {
+                    multiWidth[m] = Math.max(multiWidth[m], scratch.multiCount[m]);
+                }
             } catch (CsvRowParser.BadRow e) {
                 if (!format.skipBadRows()) {
                     throw bad(e.getMessage());
@@ -262,8 +331,23 @@ public final class CsvFile implements Examples {
             if (columnCount < 2) {
                 throw bad("a row needs a label and at least one feature, found " + columnCount + " column");
             }
-            parser = new CsvRowParser(format.delimiter(), columnCount, labelColumn, numClasses, headerNames);
-            scratch = new float[columnCount - 1];
+            List<String> names = headerNames != null ? headerNames
+                    : java.util.stream.IntStream.range(0, columnCount).mapToObj(Integer::toString).toList();
+            try {
+                kinds = format.kinds(names);
+            } catch (PsException e) {
+                throw bad(e.getMessage());
+            }
+            parser = parser(numClasses);
+            scratch = parser.newRow();
+            multiWidth = new int[parser.multiColumns().size()];
+        }
+
+        private ColumnKind[] kinds;
+
+        private CsvRowParser parser(int classes) {
+            return new CsvRowParser(format.delimiter(), columns, labelColumn, classes, headerNames,
+                    format.labelKind(), kinds, format.valueSeparator(), format.blankIsZero());
         }
 
         private PsException bad(String what) {

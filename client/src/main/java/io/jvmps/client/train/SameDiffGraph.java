@@ -208,19 +208,39 @@ public final class SameDiffGraph {
      * @param features   {@code [n, d]}, or ignored when the graph has no feature input
      * @param labels     {@code [n, k]}
      * @param lookupRows each lookup's rows ({@link TableRows#lookupRows})
+     * @param inputs     the batch's other inputs by name (e.g. a multi-valued field's mask); those the graph has
+     *                   as placeholders are fed, the rest left out
      * @return the mean loss and a fresh gradient per parameter and per lookup output
      */
-    synchronized StepResult gradients(INDArray features, INDArray labels, Map<String, INDArray> lookupRows) {
+    synchronized StepResult gradients(INDArray features, INDArray labels, Map<String, INDArray> lookupRows,
+                                      Map<String, INDArray> inputs) {
         setLookupRows(lookupRows);
         List<String> wanted = new ArrayList<>(paramNames);
         wanted.addAll(lookupRows.keySet());
-        return run(placeholders(features, labels), wanted);
+        Map<String, INDArray> placeholders = new java.util.HashMap<>(fed(inputs));
+        placeholders.putAll(placeholders(features, labels));
+        return run(placeholders, wanted);
     }
 
-    /** @return the prediction for a batch of a graph with tables, given each lookup's rows */
-    synchronized INDArray predict(INDArray features, Map<String, INDArray> lookupRows) {
+    /** @return the inputs the training graph reads as placeholders (besides features and labels) */
+    private Map<String, INDArray> fed(Map<String, INDArray> inputs) {
+        Map<String, INDArray> out = new java.util.HashMap<>();
+        inputs.forEach((name, value) -> {
+            if (compute.hasVariable(name) && compute.getVariable(name).getVariableType() == VariableType.PLACEHOLDER
+                    && !name.equals(names.input()) && !name.equals(names.label())) {
+                List<String> consumers = compute.getVariables().get(name).getInputsForOp();
+                if (consumers != null && !consumers.isEmpty()) {
+                    out.put(name, value);
+                }
+            }
+        });
+        return out;
+    }
+
+    /** @return the prediction for a batch of a graph with tables, given each lookup's rows and other inputs */
+    synchronized INDArray predict(INDArray features, Map<String, INDArray> lookupRows, Map<String, INDArray> inputs) {
         setLookupRows(lookupRows);
-        Map<String, INDArray> placeholders = new java.util.HashMap<>();
+        Map<String, INDArray> placeholders = new java.util.HashMap<>(fed(inputs));
         if (hasInput) {
             checkFeatures(features);
             placeholders.put(names.input(), asFloat(features));

@@ -41,6 +41,12 @@ public final class SameDiffTrainer {
     private static final Logger log = LoggerFactory.getLogger(SameDiffTrainer.class);
     private static final int LOG_EVERY = 50;
     private static final int EVAL_BATCH = 500;
+    /**
+     * The dense parameter a graph with tables gets when its own dense part is smaller than the server count: one
+     * element per server, its gradient always zero, so every server holds a slice (the step barrier and the
+     * checkpoint trigger). Not a variable of the graph; never exported.
+     */
+    static final String STEP_BARRIER = "jvmps.step-barrier";
 
     private final PsJob job;
     private final SameDiffGraph graph;
@@ -181,7 +187,7 @@ public final class SameDiffTrainer {
                     result = graph.gradients(batch.features(), batch.labels());
                 } else {
                     rows.pull(sparse);
-                    result = graph.gradients(batch.features(), batch.labels(), rows.lookupRows());
+                    result = graph.gradients(batch.features(), batch.labels(), rows.lookupRows(), batch.ids());
                 }
                 if (!Double.isFinite(result.loss())) {
                     throw new PsException(ErrorCode.INVALID_ARGUMENT, "step " + step + " gave loss " + result.loss()
@@ -191,7 +197,8 @@ public final class SameDiffTrainer {
                     rows.push(sparse, step, result); // before the dense push: a SYNC step's barrier covers the rows
                 }
                 if (geo == null) {
-                    INDArray[] gradients = params.stream().map(p -> result.gradients().get(p.name()))
+                    INDArray[] gradients = params.stream().map(p -> p.name().equals(STEP_BARRIER)
+                                    ? Nd4j.zeros(DataType.FLOAT, p.shape()) : result.gradients().get(p.name()))
                             .toArray(INDArray[]::new);
                     dense.client().push(step, gradients);
                     if (local != null) {
@@ -274,7 +281,7 @@ public final class SameDiffTrainer {
         requireStarted("predict");
         TableRows tables = TableRows.of(graph.tables(), rows.ids());
         tables.pull(sparse);
-        return graph.predict(rows.features(), tables.lookupRows());
+        return graph.predict(rows.features(), tables.lookupRows(), rows.ids());
     }
 
     /**
@@ -376,6 +383,17 @@ public final class SameDiffTrainer {
                     + "rule", job.rank(), onWorkers);
         }
         INDArray[] initial = onServers.stream().map(p -> graph.param(p.name())).toArray(INDArray[]::new);
+        long denseElements = onServers.stream().mapToLong(ParamSpec::elements).sum();
+        if (!graph.tables().isEmpty() && denseElements < job.servers()) {
+            // every server needs a dense slice: it carries the step barrier and triggers the server's checkpoint
+            // part, which holds the server's table rows too
+            onServers = new java.util.ArrayList<>(onServers);
+            onServers.add(new ParamSpec(STEP_BARRIER, new long[] {job.servers()}));
+            initial = java.util.Arrays.copyOf(initial, initial.length + 1);
+            initial[initial.length - 1] = Nd4j.zeros(DataType.FLOAT, job.servers());
+            log.info("worker {}: the graph's {} dense element(s) cannot give each of the {} servers a slice; added "
+                    + "{} (one zero per server, never changed)", job.rank(), denseElements, job.servers(), STEP_BARRIER);
+        }
         dense = job.declareDense(onServers, initial, steps);
         step = dense.startStep();
         log.info("worker {} of {} trains {} in {} mode from step {}", job.rank(), job.workers(), graph,
@@ -401,6 +419,9 @@ public final class SameDiffTrainer {
     private void pullInto(INDArray[] values, List<ParamSpec> params, long minVersion) {
         dense.client().pull(minVersion, values);
         for (int p = 0; p < values.length; p++) {
+            if (params.get(p).name().equals(STEP_BARRIER)) {
+                continue;
+            }
             graph.setParam(params.get(p).name(), values[p]);
         }
     }

@@ -120,4 +120,61 @@ class CsvFileTest {
                 .isInstanceOfSatisfying(PsException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
                 .hasMessageContaining(file.getFileName().toString()).hasMessageContaining(message);
     }
+
+    @Test
+    void ratingsWithIdColumnsAMultiValuedFieldAndARealLabel() throws Exception {
+        Path file = csv("userId,movieId,rating,genres\n1,31,2.5,Drama\n7,1029,3,Animation|Children|Drama\n"
+                + "7,5,4.5,\n");
+        CsvFormat format = CsvFormat.of("rating", true, ",").withLabel(LabelKind.REAL)
+                .withColumn("userId", ColumnKind.ID).withColumn("movieId", ColumnKind.ID)
+                .withColumn("genres", ColumnKind.HASHED_IDS);
+        CsvFile opened = CsvFile.open(file, format, 0);
+        assertThat(opened.featureSize()).isZero();
+        assertThat(opened.numClasses()).isEqualTo(1);
+        LabeledData data = all(opened);
+        assertThat(data.labels().toFloatVector()).containsExactly(2.5f, 3f, 4.5f);
+        assertThat(data.ids().get("userId").toLongVector()).containsExactly(1, 7, 7);
+        assertThat(data.ids().get("movieId").toLongVector()).containsExactly(31, 1029, 5);
+        long drama = CsvIds.hash("genres", "Drama");
+        assertThat(data.ids().get("genres").toLongMatrix()).isEqualTo(new long[][] {{drama, 0, 0},
+                {CsvIds.hash("genres", "Animation"), CsvIds.hash("genres", "Children"), drama}, {0, 0, 0}});
+        assertThat(data.ids().get("genres_mask").toFloatMatrix()).isEqualTo(new float[][] {{1, 0, 0}, {1, 1, 1},
+                {0, 0, 0}});
+        assertThat(opened.gather(new int[] {1}).ids().get("genres").shape()).containsExactly(1, 3);
+    }
+
+    @Test
+    void theCriteoLayoutReadsClicksCountsWithBlanksAndHashedCategories() throws Exception {
+        StringBuilder line = new StringBuilder("1");
+        for (int i = 1; i <= 13; i++) {
+            line.append('\t').append(i == 2 ? "" : Integer.toString(i));
+        }
+        for (int c = 1; c <= 26; c++) {
+            line.append('\t').append(c == 3 ? "" : "68fd1e64");
+        }
+        Path file = csv(line + "\n" + line.toString().replaceFirst("^1", "0") + "\n");
+        LabeledData data = all(CsvFile.open(file, CsvFormat.criteo(), 0));
+        assertThat(data.labels().toFloatVector()).containsExactly(1f, 0f);
+        assertThat(data.features().getRow(0).toFloatVector()).containsExactly(1, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
+        assertThat(data.ids()).hasSize(26);
+        assertThat(data.ids().get("c1").getLong(0)).isEqualTo(CsvIds.hash("c1", "68fd1e64"))
+                .isNotEqualTo(data.ids().get("c2").getLong(0));
+        assertThat(data.ids().get("c3").getLong(1)).isEqualTo(CsvIds.hash("c3", ""));
+        expectBad(csv(line.toString().replaceFirst("^1", "2") + "\n"), CsvFormat.criteo(), 0,
+                "line 1: label '2' is not a click (0 or 1)");
+    }
+
+    @Test
+    void badIdCellsAndUnknownColumnsAreNamed() throws Exception {
+        CsvFormat ids = CsvFormat.of("y", true, ",").withColumn("user", ColumnKind.ID);
+        expectBad(csv("user,x,y\n12,1,0\nbob,1,1\n"), ids, 0,
+                "line 3: column 1 (user) 'bob' is not a whole-number id (declare the column HASHED for text)");
+        expectBad(csv("user,x,y\n12,1,0\n"), CsvFormat.of("y", true, ",").withColumn("usr", ColumnKind.HASHED), 0,
+                "no column 'usr' to read as HASHED");
+        expectBad(csv("user,x,y\n12,1,abc\n"), ids.withLabel(LabelKind.REAL), 0, "label 'abc' is not a number");
+        LabeledData skipped = all(CsvFile.open(csv("user,x,y\n12,1,0\n13,1,1\n"),
+                CsvFormat.of("y", true, ",").withColumn("user", ColumnKind.SKIP), 0));
+        assertThat(skipped.features().toFloatMatrix()).isEqualTo(new float[][] {{1f}, {1f}});
+        assertThat(skipped.ids()).isEmpty();
+    }
 }

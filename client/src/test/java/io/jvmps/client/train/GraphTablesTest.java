@@ -93,7 +93,7 @@ class GraphTablesTest {
         }
         TableRows rows = TableRows.of(g.tables(), ids);
         rows.use(values);
-        List<float[]> gradients = rows.rowGradients(0, g.gradients(null, labels, rows.lookupRows()));
+        List<float[]> gradients = rows.rowGradients(0, g.gradients(null, labels, rows.lookupRows(), ids));
         double eps = 1e-2;
         for (int t = 0; t < 3; t++) {
             for (int e = 0; e < values.get(t).length; e++) {
@@ -103,7 +103,7 @@ class GraphTablesTest {
                     values.forEach(v -> moved.add(v.clone()));
                     moved.get(t)[e] += side == 0 ? eps : -eps;
                     rows.use(moved);
-                    losses[side] = g.gradients(null, labels, rows.lookupRows()).loss();
+                    losses[side] = g.gradients(null, labels, rows.lookupRows(), ids).loss();
                 }
                 assertThat(gradients.get(t)[e]).as("table %d element %d", t, e)
                         .isCloseTo((float) ((losses[0] - losses[1]) / (2 * eps)), within(2e-2f));
