@@ -253,6 +253,21 @@ public final class PsJob implements AutoCloseable {
     }
 
     /**
+     * Reports this worker's final regression scores (its shard's error sums, e.g.
+     * {@link io.jvmps.client.train.SameDiffTrainer#evaluateRegressionShard}); the job status sums every worker's
+     * to the job's RMSE and MAE. Retries as {@link #reportResult} does.
+     *
+     * @param squaredError  sum of squared errors
+     * @param absoluteError sum of absolute errors
+     * @param targets       targets scored
+     * @param seconds       training time
+     */
+    public void reportRegression(double squaredError, double absoluteError, long targets, double seconds) {
+        session.reportResult(ResultReport.regression(nodeId(), squaredError, absoluteError, targets, seconds),
+                settings.serverWaitTimeout(), settings.serverWaitInterval());
+    }
+
+    /**
      * Reports training progress to the scheduler (its job status, dashboard and metrics show it), off the
      * calling thread: at most one report waits, a newer one replaces it, a failed one is dropped.
      *

@@ -23,7 +23,8 @@ import java.util.Locale;
  * A user's recommendation model as a program of its own on the client library: a matrix factorisation with user
  * and movie biases on MovieLens ratings ({@code scripts/fetch-movielens.sh}), written as an ordinary SameDiff graph
  * ({@code gather(table, ids)}) whose four tables live on the servers ({@link EmbeddingTable}) and whose global mean
- * is a dense parameter. Trains the worker's shard, scores the test set's shard and prints
+ * is a dense parameter. Trains the worker's shard, scores the test set's shard, reports it to the scheduler (whose job status sums
+ * the workers' errors to the job's RMSE) and prints
  * {@code RESULT sse=<sum of squared errors> sae=<sum of absolute errors> n=<ratings> steps=<n>}; rank 0 also saves
  * the trained graph, every table inside it, as {@code <out>/ratings.sd}. Arguments: the scheduler as
  * {@code host:port}, the data folder, epochs, the output folder. The secret comes from {@code PS_SECURITY_SECRET}.
@@ -55,6 +56,7 @@ public final class RatingsProgram {
             SameDiffTrainer trainer = new SameDiffTrainer(job, graph());
             SameDiffTrainer.Result result = trainer.fit(train, BATCH, epochs, 7);
             SameDiffTrainer.Regression score = trainer.evaluateRegressionShard(test);
+            job.reportRegression(score.squaredError(), score.absoluteError(), score.targets(), result.seconds());
             if (job.rank() == 0) {
                 trainer.save(out.resolve("ratings.sd"));
             }

@@ -63,6 +63,11 @@ class RecommendationModelIT {
             assertThat(replacement.logText()).contains("Restored");
             assertThat(programs[0].logText()).contains("Recovery 1 done: the servers are back at checkpoint step");
             double rmse = Math.sqrt(squared / ratings);
+            String status = cluster.schedulerGet("/api/v1/job").orElseThrow(() -> new AssertionError("no job status"));
+            assertThat(status).contains("\"state\":\"FINISHED\"").contains("\"task\":\"REGRESSION\"");
+            Matcher reported = Pattern.compile("\"rmse\":([0-9.]+)").matcher(status);
+            assertThat(reported.find()).as(status).isTrue();
+            assertThat(Double.parseDouble(reported.group(1))).isCloseTo(rmse, within(1e-6));
             var train = RatingsProgram.ratings(data.resolve("ratings-train.csv")).rows(0, 80_004);
             var test = RatingsProgram.ratings(data.resolve("ratings-test.csv")).rows(0, 20_000);
             double mean = train.labels().meanNumber().doubleValue();

@@ -14,10 +14,22 @@ import java.util.List;
  * @param accuracy       correct / total, or NaN before any result
  * @param latest         each worker's latest progress report, by worker rank
  * @param failure        why the job failed (the first reason reported), or null
+ * @param task           {@code CLASSIFICATION} (accuracy) or {@code REGRESSION} (rmse and mae), by the results
+ *                       reported so far ({@code CLASSIFICATION} before any)
+ * @param rmse           a regression's root mean squared error over every target reported, or NaN
+ * @param mae            a regression's mean absolute error over every target reported, or NaN
  */
 public record JobStatus(String state, int workersReported, int expectedWorkers, long correct, long total,
-                        double accuracy, List<ProgressReport> latest, String failure) {
-    /** A status of a job that has not failed. */
+                        double accuracy, List<ProgressReport> latest, String failure, String task, double rmse,
+                        double mae) {
+    /** A classification job's status. */
+    public JobStatus(String state, int workersReported, int expectedWorkers, long correct, long total,
+                     double accuracy, List<ProgressReport> latest, String failure) {
+        this(state, workersReported, expectedWorkers, correct, total, accuracy, latest, failure, "CLASSIFICATION",
+                Double.NaN, Double.NaN);
+    }
+
+    /** A status of a classification job that has not failed. */
     public JobStatus(String state, int workersReported, int expectedWorkers, long correct, long total,
                      double accuracy, List<ProgressReport> latest) {
         this(state, workersReported, expectedWorkers, correct, total, accuracy, latest, null);

@@ -59,8 +59,11 @@ public class DashboardFeed {
     }
 
     private void record(ClusterView view, JobStatus status) {
-        String detail = "FINISHED".equals(status.state()) ? String.format(Locale.ROOT, "test accuracy %.2f%% (%d/%d)",
-                status.accuracy() * 100, status.correct(), status.total()) : "";
+        String detail = !"FINISHED".equals(status.state()) ? ""
+                : "REGRESSION".equals(status.task()) ? String.format(Locale.ROOT, "test RMSE %.4f, MAE %.4f (%d targets)",
+                status.rmse(), status.mae(), status.total())
+                : String.format(Locale.ROOT, "test accuracy %.2f%% (%d/%d)", status.accuracy() * 100, status.correct(),
+                status.total());
         events.observe(view, status.state(), detail, clock.millis());
     }
 }

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -104,12 +105,45 @@ public class JobTracker {
             throw invalid("need 0 <= correct <= total, got correct=" + report.correct() + " total="
                     + report.total());
         }
+        if (report.isRegression()) {
+            checkRegression(report);
+        }
+        boolean otherKind = results.entrySet().stream()
+                .anyMatch(e -> e.getKey() != worker.rank() && e.getValue().isRegression() != report.isRegression());
+        if (otherKind) {
+            throw invalid("this job's workers report " + (report.isRegression() ? "classification" : "regression")
+                    + " results; every worker must report the same kind");
+        }
         results.put(worker.rank(), report);
-        log.info("Worker {} reported accuracy {}/{}", worker.rank(), report.correct(), report.total());
+        if (report.isRegression()) {
+            log.info(String.format(Locale.ROOT, "Worker %d reported RMSE %.4f over %d targets", worker.rank(),
+                    Math.sqrt(report.squaredError() / Math.max(1, report.total())), report.total()));
+        } else {
+            log.info("Worker {} reported accuracy {}/{}", worker.rank(), report.correct(), report.total());
+        }
         if (!finishAnnounced && finished()) {
             finishAnnounced = true;
-            AccuracyTally tally = tally();
-            log.info("Job finished: test accuracy {}% ({}/{})", tally.percent(), tally.correct(), tally.total());
+            JobStatus status = status();
+            if ("REGRESSION".equals(status.task())) {
+                log.info(String.format(Locale.ROOT, "Job finished: test RMSE %.4f, MAE %.4f (%d targets)",
+                        status.rmse(), status.mae(), status.total()));
+            } else {
+                AccuracyTally tally = tally();
+                log.info("Job finished: test accuracy {}% ({}/{})", tally.percent(), tally.correct(), tally.total());
+            }
+        }
+    }
+
+    private static void checkRegression(ResultReport report) {
+        Double squared = report.squaredError();
+        Double absolute = report.absoluteError();
+        if (squared == null || absolute == null || !Double.isFinite(squared) || !Double.isFinite(absolute)
+                || squared < 0 || absolute < 0) {
+            throw invalid("a regression result needs finite squaredError and absoluteError >= 0, got squaredError="
+                    + squared + " absoluteError=" + absolute);
+        }
+        if (report.correct() != 0) {
+            throw invalid("a regression result counts no correct predictions, got correct=" + report.correct());
         }
     }
 
@@ -148,8 +182,17 @@ public class JobTracker {
     public synchronized JobStatus status() {
         AccuracyTally tally = tally();
         int expectedWorkers = Math.max(registry.expected(NodeRole.WORKER), registry.registered(NodeRole.WORKER));
-        return new JobStatus(state().name(), results.size(), expectedWorkers, tally.correct(), tally.total(),
-                tally.accuracy(), List.copyOf(progress.values()), failure);
+        boolean regression = results.values().stream().anyMatch(ResultReport::isRegression);
+        if (!regression) {
+            return new JobStatus(state().name(), results.size(), expectedWorkers, tally.correct(), tally.total(),
+                    tally.accuracy(), List.copyOf(progress.values()), failure);
+        }
+        double squared = results.values().stream().mapToDouble(ResultReport::squaredError).sum();
+        double absolute = results.values().stream().mapToDouble(ResultReport::absoluteError).sum();
+        long targets = tally.total();
+        return new JobStatus(state().name(), results.size(), expectedWorkers, 0, targets, Double.NaN,
+                List.copyOf(progress.values()), failure, "REGRESSION",
+                targets == 0 ? Double.NaN : Math.sqrt(squared / targets), targets == 0 ? Double.NaN : absolute / targets);
     }
 
     /** @return the job phase */

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @ExtendWith(OutputCaptureExtension.class)
@@ -63,6 +64,42 @@ class JobTrackerTest {
         assertThat(output).contains("Worker 1 reported accuracy 4876/5000")
                 .contains("Job finished: test accuracy 97.76% (9776/10000)");
         assertThat(server).isNotNull();
+    }
+
+    @Test
+    void regressionResultsSumToTheJobsRmseAndMae(CapturedOutput output) {
+        registry.register(Requests.server(9000));
+        String w0 = registry.register(Requests.worker()).node().nodeId();
+        String w1 = registry.register(Requests.worker()).node().nodeId();
+        tracker.result(ResultReport.regression(w0, 30.0, 20.0, 40, 5));
+        assertThat(tracker.status().task()).isEqualTo("REGRESSION");
+        assertThat(tracker.status().rmse()).isCloseTo(Math.sqrt(30.0 / 40), within(1e-12));
+        tracker.result(ResultReport.regression(w1, 50.0, 40.0, 60, 5));
+        JobStatus finished = tracker.status();
+        assertThat(finished.state()).isEqualTo("FINISHED");
+        assertThat(finished.total()).isEqualTo(100);
+        assertThat(finished.rmse()).isCloseTo(Math.sqrt(0.8), within(1e-12));
+        assertThat(finished.mae()).isCloseTo(0.6, within(1e-12));
+        assertThat(finished.accuracy()).isNaN();
+        assertThat(output).contains("Worker 1 reported RMSE 0.9129 over 60 targets")
+                .contains("Job finished: test RMSE 0.8944, MAE 0.6000 (100 targets)");
+    }
+
+    @Test
+    void aBadOrMixedRegressionResultIsRefusedAndChangesNothing() {
+        registry.register(Requests.server(9000));
+        String w0 = registry.register(Requests.worker()).node().nodeId();
+        String w1 = registry.register(Requests.worker()).node().nodeId();
+        assertThatThrownBy(() -> tracker.result(ResultReport.regression(w0, Double.NaN, 1.0, 10, 1)))
+                .hasMessageContaining("needs finite squaredError and absoluteError >= 0");
+        assertThatThrownBy(() -> tracker.result(new ResultReport(w0, 3, 10, 1, 1.0, 1.0)))
+                .hasMessageContaining("counts no correct predictions");
+        tracker.result(ResultReport.regression(w0, 1.0, 1.0, 10, 1));
+        assertThatThrownBy(() -> tracker.result(new ResultReport(w1, 3, 10, 1)))
+                .hasMessageContaining("this job's workers report regression results; every worker must report the "
+                        + "same kind");
+        assertThat(tracker.status().workersReported()).isEqualTo(1);
+        assertThat(tracker.status().task()).isEqualTo("REGRESSION");
     }
 
     @Test
