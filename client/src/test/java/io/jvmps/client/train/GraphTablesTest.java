@@ -112,6 +112,46 @@ class GraphTablesTest {
     }
 
     @Test
+    void aMultiValuedFieldIsLookedUpPerValueAndItsMaskedMeanDifferentiatesToEachRow() {
+        SameDiff sd = SameDiff.create();
+        SDVariable genres = sd.placeHolder("genres", DataType.INT64, -1, 3);
+        SDVariable mask = sd.placeHolder("genres_mask", DataType.FLOAT, -1, 3);
+        SDVariable label = sd.placeHolder("label", DataType.FLOAT, -1, 1);
+        SDVariable table = sd.var("genreTable", Nd4j.zeros(DataType.FLOAT, 8, 2));
+        SDVariable w = sd.var("w", Nd4j.createFromArray(new float[][] {{0.5f}, {-1.5f}}));
+        SDVariable rows = sd.gather(table, genres, 0);                                   // [n, 3, 2]
+        SDVariable pooled = rows.mul(sd.expandDims(mask, 2)).sum(1).div(mask.sum(true, 1).add(1e-6)); // [n, 2]
+        SDVariable error = pooled.mmul(w).rename("prediction").sub(label);
+        error.mul(error).mean().rename("loss");
+        SameDiffGraph g = SameDiffGraph.withTables(sd, NAMES, "genres", EmbeddingTable.of("genreTable"));
+
+        Map<String, INDArray> inputs = Map.of("genres", Nd4j.createFromArray(new long[][] {{3, 5, 0}, {5, 0, 0}}),
+                "genres_mask", Nd4j.createFromArray(new float[][] {{1, 1, 0}, {1, 0, 0}}));
+        INDArray labels = Nd4j.createFromArray(new float[][] {{1f}, {-2f}});
+        TableRows lookup = TableRows.of(g.tables(), inputs);
+        assertThat(lookup.ids(0)).containsExactly(3, 5, 0);
+        float[] values = {0.3f, -0.2f, 1.1f, 0.4f, -0.7f, 0.9f};
+        lookup.use(List.of(values));
+        assertThat(lookup.lookupRows().values().iterator().next().shape()).containsExactly(2, 3, 2);
+        float[] gradient = lookup.rowGradients(0, g.gradients(null, labels, lookup.lookupRows(), inputs)).get(0);
+        // the padding id 0 is read only where the mask is 0: its gradient is exactly zero
+        assertThat(new float[] {gradient[4], gradient[5]}).containsExactly(0f, 0f);
+        double eps = 1e-2;
+        for (int e = 0; e < 4; e++) {
+            float[] up = values.clone();
+            float[] down = values.clone();
+            up[e] += (float) eps;
+            down[e] -= (float) eps;
+            lookup.use(List.of(up));
+            double lossUp = g.gradients(null, labels, lookup.lookupRows(), inputs).loss();
+            lookup.use(List.of(down));
+            double lossDown = g.gradients(null, labels, lookup.lookupRows(), inputs).loss();
+            assertThat(gradient[e]).as("element %d", e).isCloseTo((float) ((lossUp - lossDown) / (2 * eps)),
+                    within(2e-2f));
+        }
+    }
+
+    @Test
     void anIdOutsideABoundedTableIsRefusedNamingItButAHashedTableTakesAnyId() {
         Map<String, INDArray> ids = Map.of("user", Nd4j.createFromArray(1L), "item", Nd4j.createFromArray(20));
         assertThatThrownBy(() -> TableRows.of(graph(false).tables(), ids)).isInstanceOf(PsException.class)
