@@ -26,7 +26,8 @@ import java.util.Locale;
  * is a dense parameter. Trains the worker's shard, scores the test set's shard, reports it to the scheduler (whose job status sums
  * the workers' errors to the job's RMSE) and prints
  * {@code RESULT sse=<sum of squared errors> sae=<sum of absolute errors> n=<ratings> steps=<n>}; rank 0 also saves
- * the trained graph, every table inside it, as {@code <out>/ratings.sd}. Arguments: the scheduler as
+ * the trained graph as {@code <out>/ratings.sd}, every bounded table inside it and the hashed one beside it
+ * ({@code movieBias.ids.npy}, {@code movieBias.rows.npy}). Arguments: the scheduler as
  * {@code host:port}, the data folder, epochs, the output folder. The secret comes from {@code PS_SECURITY_SECRET}.
  */
 public final class RatingsProgram {
@@ -90,7 +91,8 @@ public final class RatingsProgram {
         error.mul(error).add(penalty).mean().rename("loss");
         return SameDiffGraph.withTables(sd, new GraphNames("input", "label", "loss", "prediction"),
                 "rating factorisation", EmbeddingTable.of("userFactors"), EmbeddingTable.of("movieFactors"),
-                EmbeddingTable.of("userBias").withInit(0f, 0), EmbeddingTable.of("movieBias").withInit(0f, 0));
+                EmbeddingTable.of("userBias").withInit(0f, 0), EmbeddingTable.of("movieBias").withInit(0f, 0)
+                        .asHashed());
     }
 
     /** How the ratings files are read: the two ids as they are, the rating as a real label, the genres left out. */

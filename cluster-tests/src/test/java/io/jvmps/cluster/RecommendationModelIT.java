@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +21,8 @@ import static org.assertj.core.api.Assertions.within;
  * takes the two id columns as ids and the rating as a real label). Mid-job one server is killed: its replacement
  * restores the tables' rows from the newest checkpoint and the programs roll back to it. The workers' test errors
  * add up to an RMSE far below the global mean's, and the file rank 0 saved is an ordinary SameDiff graph, every
- * table a variable again, which {@code SameDiff.load} alone scores to the same RMSE.
+ * bounded table a variable again and the hashed one's rows beside it as NumPy files, which {@code SameDiff.load}
+ * and nd4j alone score to the same RMSE.
  */
 class RecommendationModelIT {
     private static final Pattern RESULT = Pattern.compile("RESULT sse=(\\S+) sae=(\\S+) n=(\\d+) steps=(\\d+)");
@@ -81,6 +83,17 @@ class RecommendationModelIT {
             SameDiff saved = SameDiff.load(out.resolve("ratings.sd").toFile(), false);
             assertThat(saved.getVariable("movieFactors").getArr().shape()).containsExactly(RatingsProgram.MOVIES,
                     RatingsProgram.FACTORS);
+            // the hashed table comes as its rows beside the graph: the ids every server holds, ascending, and a row each
+            long[] ids = Nd4j.createFromNpyFile(out.resolve("movieBias.ids.npy").toFile()).toLongVector();
+            INDArray rows = Nd4j.createFromNpyFile(out.resolve("movieBias.rows.npy").toFile());
+            assertThat(ids.length).isBetween(8_000, 9_066);
+            assertThat(ids).isSorted();
+            assertThat(rows.shape()).containsExactly(ids.length, 1);
+            INDArray movieBias = Nd4j.zeros(DataType.FLOAT, RatingsProgram.MOVIES, 1);
+            for (int i = 0; i < ids.length; i++) {
+                movieBias.putScalar(ids[i], 0, rows.getFloat(i, 0));
+            }
+            saved.getVariable("movieBias").setArray(movieBias);
             INDArray predicted = saved.output(Map.of("userId", test.ids().get("userId"),
                     "movieId", test.ids().get("movieId")),
                     "prediction").get("prediction");

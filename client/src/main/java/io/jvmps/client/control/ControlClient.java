@@ -126,6 +126,37 @@ public final class ControlClient {
     }
 
     /**
+     * Lists every id a table holds on any server (route {@link Routes#SPARSE_IDS}, page by page).
+     *
+     * @return the ids, ascending as signed 64-bit numbers
+     * @throws PsException UNKNOWN_KEY for an undeclared table
+     */
+    public long[] sparseIds(String table) {
+        long[][] perServer = new long[connections.size()][];
+        for (int server = 0; server < connections.size(); server++) {
+            java.util.List<long[]> pages = new java.util.ArrayList<>();
+            Long after = null;
+            boolean more = true;
+            while (more) {
+                io.jvmps.common.sparse.SparseIds page = connections.call(server, Routes.SPARSE_IDS,
+                        new io.jvmps.common.sparse.SparseIdsRequest(table, after,
+                                io.jvmps.common.sparse.SparseIdsRequest.MAX_LIMIT),
+                        io.jvmps.common.sparse.SparseIds.class, timeout).block(timeout.plusSeconds(5));
+                if (page == null) {
+                    throw new PsException(ErrorCode.INTERNAL, "server " + server + " sent no ids page of '" + table + "'");
+                }
+                pages.add(page.ids());
+                more = page.more() && page.ids().length > 0;
+                after = page.ids().length > 0 ? page.ids()[page.ids().length - 1] : after;
+            }
+            perServer[server] = pages.stream().flatMapToLong(java.util.Arrays::stream).toArray();
+        }
+        long[] all = java.util.Arrays.stream(perServer).flatMapToLong(java.util.Arrays::stream).toArray();
+        java.util.Arrays.sort(all);
+        return all;
+    }
+
+    /**
      * Asks every server to expect this worker in synchronous steps from {@code step} on (route
      * {@link Routes#JOIN}).
      *

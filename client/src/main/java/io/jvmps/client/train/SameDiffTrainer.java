@@ -324,17 +324,23 @@ public final class SameDiffTrainer {
 
     /**
      * Writes the graph with its current (trained) values as a SameDiff model file, which
-     * {@code SameDiff.load(file, false)} reads in any program. The file appears whole or not at all.
+     * {@code SameDiff.load(file, false)} reads in any program. The file appears whole or not at all. A bounded
+     * table is in it as its variable again, every row pulled from the servers. A hashed table's rows are written
+     * beside it as {@link TableFiles} ({@code <table>.ids.npy} and {@code <table>.rows.npy}, every id the servers
+     * hold); the graph keeps the table's variable as built, so a program predicts by setting it to the rows and
+     * feeding each id's position among the ids (a binary search).
      */
     public void save(Path file) {
         if (!graph.tables().isEmpty()) {
             requireStarted("save");
             for (GraphTables.Table table : graph.tables().list()) {
                 if (table.table().hashed()) {
-                    throw new PsException(ErrorCode.INVALID_ARGUMENT, "table '" + table.variable() + "' is hashed: "
-                            + "its ids are unbounded, so it cannot become a variable of the saved graph");
+                    Path dir = file.toAbsolutePath().getParent();
+                    TableFiles.write(dir, table.variable(), table.dim(), job.control().sparseIds(table.variable()),
+                            sparse);
+                } else {
+                    graph.setTable(table.variable(), wholeTable(table));
                 }
-                graph.setTable(table.variable(), wholeTable(table));
             }
         }
         graph.save(file);

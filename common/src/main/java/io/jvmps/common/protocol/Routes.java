@@ -33,6 +33,11 @@ public final class Routes {
     public static final String DENSE_PULL = "ps.v1.dense.pull";
     /** Declares a sparse table (JSON {@code SparseTableSpec} in, JSON {@code SparseTableStatus} out), request-response. */
     public static final String SPARSE_DECLARE = "ps.v1.sparse.declare";
+    /**
+     * Lists a sparse table's ids on one server, ascending, a page at a time (JSON {@code SparseIdsRequest} in,
+     * JSON {@code SparseIds} out), request-response: what an export walks to write a hashed table's rows.
+     */
+    public static final String SPARSE_IDS = "ps.v1.sparse.ids";
     /** Reads sparse rows: one binary pull frame in, one rows frame out, request-response. */
     public static final String SPARSE_PULL = "ps.v1.sparse.pull";
     /** Applies sparse row gradients or deltas: one binary push frame in, one {@link PushAck} out, request-response. */

@@ -79,6 +79,13 @@ public class SparseController {
         }).subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
     }
 
+    /** Route {@value Routes#SPARSE_IDS}: a page of the table's ids on this server, ascending. */
+    @MessageMapping(Routes.SPARSE_IDS)
+    public Mono<io.jvmps.common.sparse.SparseIds> ids(io.jvmps.common.sparse.SparseIdsRequest request) {
+        return Mono.fromCallable(() -> tables.require(request.table()).ids(request.after(), request.limit()))
+                .subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
+    }
+
     /** Route {@value Routes#SPARSE_PULL} (dispatched by {@link DataPathResponder}): the rows of distinct ids, in order. */
     public Mono<DataBuffer> pull(DataBuffer request) {
         return metrics.timeSparsePull(Mono.fromCallable(() -> {

@@ -1,6 +1,7 @@
 package io.jvmps.server.sparse;
 
 import io.jvmps.common.sparse.RowInitializer;
+import io.jvmps.common.sparse.SparseIds;
 
 import io.jvmps.server.store.MemoryBudget;
 
@@ -199,6 +200,31 @@ public final class SparseTable {
             }
             seen++;
         }
+    }
+
+    /**
+     * @param after the page starts after this id, or null for the first page
+     * @param limit most ids to return
+     * @return up to {@code limit} ids this table holds, ascending, after {@code after}, and whether more follow
+     */
+    public SparseIds ids(Long after, int limit) {
+        long[] all;
+        lock.readLock().lock();
+        try {
+            all = new long[rowOf.size()];
+            int[] n = {0};
+            rowOf.keySet().forEach(id -> all[n[0]++] = id);
+        } finally {
+            lock.readLock().unlock();
+        }
+        java.util.Arrays.sort(all);
+        int from = 0;
+        if (after != null) {
+            int at = java.util.Arrays.binarySearch(all, after);
+            from = at >= 0 ? at + 1 : -at - 1;
+        }
+        int to = (int) Math.min(all.length, (long) from + limit);
+        return new SparseIds(java.util.Arrays.copyOfRange(all, from, to), to < all.length);
     }
 
     /** @return a copy of every row this table holds, with optimizer state and update counts */

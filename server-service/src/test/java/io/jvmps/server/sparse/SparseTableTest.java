@@ -50,6 +50,24 @@ class SparseTableTest {
     }
 
     @Test
+    void theHeldIdsAreListedAscendingPageByPage() {
+        SparseTable table = table(null, 1);
+        assertThat(table.ids(null, 10).ids()).isEmpty();
+        table.push(new long[] {40, -7, Long.MAX_VALUE, 3, Long.MIN_VALUE}, new float[] {1, 1, 1, 1, 1},
+                UpdateKind.GRADIENT);
+        pull(table, 99); // a pull creates no row
+        var first = table.ids(null, 2);
+        assertThat(first.ids()).containsExactly(Long.MIN_VALUE, -7);
+        assertThat(first.more()).isTrue();
+        var second = table.ids(-7L, 2);
+        assertThat(second.ids()).containsExactly(3, 40);
+        var last = table.ids(40L, 2);
+        assertThat(last.ids()).containsExactly(Long.MAX_VALUE);
+        assertThat(last.more()).isFalse();
+        assertThat(table.ids(5L, 10).ids()).containsExactly(40, Long.MAX_VALUE);
+    }
+
+    @Test
     void repeatedIdsAreSummedBeforeOneOptimizerStepAndOnlyTouchedRowsChange() {
         SparseTable table = table("ADAM", 2);
         float[] before = pull(table, 10, 11, 12);

@@ -1,0 +1,98 @@
+package io.jvmps.client.train;
+
+import io.jvmps.client.data.SparseClient;
+
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * A hashed table's trained rows as two NumPy files (format 1.0, little-endian, readable by numpy, by nd4j's
+ * {@code Nd4j.createFromNpyFile} and without jvm-ps): {@code <table>.ids.npy}, int64 {@code [n]}, ascending, and
+ * {@code <table>.rows.npy}, float32 {@code [n, dim]}, row {@code i} for id {@code i}. Row {@code i} is the table's
+ * value for {@code ids[i]}; an id not listed was never trained and reads as its initial value. Each file appears
+ * whole or not at all. Stateless.
+ */
+public final class TableFiles {
+    private static final int PAGE = 16_384;
+
+    private TableFiles() {
+    }
+
+    /** @return where a table's ids are written in {@code dir} */
+    public static Path idsFile(Path dir, String table) {
+        return dir.resolve(table + ".ids.npy");
+    }
+
+    /** @return where a table's rows are written in {@code dir} */
+    public static Path rowsFile(Path dir, String table) {
+        return dir.resolve(table + ".rows.npy");
+    }
+
+    /**
+     * Writes a table's rows, pulled from the servers a page at a time.
+     *
+     * @param ids every id the table holds, ascending
+     * @throws UncheckedIOException when a file cannot be written
+     */
+    static void write(Path dir, String table, int dim, long[] ids, SparseClient client) {
+        Path idsTmp = idsFile(dir, table).resolveSibling(table + ".ids.npy.tmp");
+        Path rowsTmp = rowsFile(dir, table).resolveSibling(table + ".rows.npy.tmp");
+        try {
+            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(idsTmp)))) {
+                header(out, "<i8", "(" + ids.length + ",)");
+                ByteBuffer buffer = ByteBuffer.allocate(8 * PAGE).order(ByteOrder.LITTLE_ENDIAN);
+                for (int from = 0; from < ids.length; from += PAGE) {
+                    buffer.clear();
+                    for (int i = from; i < Math.min(ids.length, from + PAGE); i++) {
+                        buffer.putLong(ids[i]);
+                    }
+                    out.write(buffer.array(), 0, buffer.position());
+                }
+            }
+            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(rowsTmp)))) {
+                header(out, "<f4", "(" + ids.length + ", " + dim + ")");
+                for (int from = 0; from < ids.length; from += PAGE) {
+                    long[] page = java.util.Arrays.copyOfRange(ids, from, Math.min(ids.length, from + PAGE));
+                    float[] rows = new float[page.length * dim];
+                    client.pull(table, dim, page, rows);
+                    ByteBuffer buffer = ByteBuffer.allocate(4 * rows.length).order(ByteOrder.LITTLE_ENDIAN);
+                    buffer.asFloatBuffer().put(rows);
+                    out.write(buffer.array());
+                }
+            }
+            Files.move(idsTmp, idsFile(dir, table), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(rowsTmp, rowsFile(dir, table), StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the rows of table '" + table + "' to " + dir, e);
+        } finally {
+            try {
+                Files.deleteIfExists(idsTmp);
+                Files.deleteIfExists(rowsTmp);
+            } catch (IOException ignored) {
+                // the write failed too; its error is the one reported
+            }
+        }
+    }
+
+    /** NumPy format 1.0: magic, version, header length, a dictionary padded with blanks to a multiple of 64. */
+    private static void header(OutputStream out, String descr, String shape) throws IOException {
+        String dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+        int unpadded = 10 + dict.length() + 1;
+        String padded = dict + " ".repeat((64 - unpadded % 64) % 64) + "\n";
+        out.write(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0});
+        int length = padded.length();
+        out.write(length & 0xff);
+        out.write(length >>> 8);
+        out.write(padded.getBytes(StandardCharsets.US_ASCII));
+    }
+}
