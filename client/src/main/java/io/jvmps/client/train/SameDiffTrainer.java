@@ -31,7 +31,9 @@ import java.util.List;
  * {@code geo-interval} steps (and after the last) pushes its change since the last pull divided by the
  * workers, then pulls the servers' sum; the last pull waits for every worker's last round, so all end on
  * one model. In SYNC and GEO every worker must run the same number of steps (give each worker a shard of
- * the same number of batches). A lost server is recovered as the stock worker
+ * the same number of batches). A graph with embedding tables ({@link SameDiffGraph#withTables}) keeps them on
+ * the servers: each step pulls the batch's distinct rows of every table, and pushes their summed gradients before
+ * the dense gradients (SYNC, ASYNC and SSP). A lost server is recovered as the stock worker
  * does it ({@link PsJob#resume}): every worker rolls back to the newest checkpoint and goes on from its step,
  * with the batch that step had. Each step's progress goes to the scheduler
  * (its job status and dashboard show the worker's epoch, step, loss and throughput). Not thread-safe: one
@@ -129,7 +131,7 @@ public final class SameDiffTrainer {
      *                     that could not be recovered (no checkpoint, or past the recovery timeout)
      */
     public Result fit(Iterable<DataSet> batches, int epochs) {
-        return fit(new IterableBatches(batches), epochs);
+        return fit(new BatchSource.OfIterable(batches), epochs);
     }
 
     /**
@@ -144,7 +146,7 @@ public final class SameDiffTrainer {
      * @param seed      the job's data seed
      */
     public Result fit(Examples train, int batchSize, int epochs, long seed) {
-        return fit(new ShardedBatches(train, job.workers(), job.rank(), batchSize, seed), epochs);
+        return fit(new BatchSource.Sharded(train, job.workers(), job.rank(), batchSize, seed), epochs);
     }
 
     private Result fit(BatchSource batches, int epochs) {
@@ -429,89 +431,6 @@ public final class SameDiffTrainer {
                 continue;
             }
             graph.setParam(params.get(p).name(), values[p]);
-        }
-    }
-
-    /** Batches by epoch and position in the epoch; a recovery may ask for an earlier one again. */
-    private interface BatchSource {
-        int perEpoch();
-
-        LabeledData batch(int epoch, int inEpoch);
-    }
-
-    /** A user's batches, iterated in order; going back (a recovery) starts a new iteration and skips ahead. */
-    private static final class IterableBatches implements BatchSource {
-        private final Iterable<DataSet> batches;
-        private final int perEpoch;
-        private java.util.Iterator<DataSet> position;
-        private long next = -1;
-
-        IterableBatches(Iterable<DataSet> batches) {
-            this.batches = batches;
-            int n = 0;
-            if (batches instanceof java.util.Collection<?> collection) {
-                n = collection.size();
-            } else {
-                for (java.util.Iterator<DataSet> it = batches.iterator(); it.hasNext(); it.next()) {
-                    n++;
-                }
-            }
-            this.perEpoch = n;
-        }
-
-        @Override
-        public int perEpoch() {
-            return perEpoch;
-        }
-
-        @Override
-        public LabeledData batch(int epoch, int inEpoch) {
-            DataSet batch = dataSet(epoch, inEpoch);
-            return new LabeledData(batch.getFeatures(), batch.getLabels());
-        }
-
-        private DataSet dataSet(int epoch, int inEpoch) {
-            long wanted = (long) epoch * perEpoch + inEpoch;
-            if (position == null || next != wanted || inEpoch == 0) {
-                position = batches.iterator();
-                for (int skip = 0; skip < inEpoch; skip++) {
-                    position.next();
-                }
-            }
-            next = wanted + 1;
-            return position.next();
-        }
-    }
-
-    /** This worker's shard of a data set, reshuffled every epoch, read batch by batch. */
-    private static final class ShardedBatches implements BatchSource {
-        private final Examples data;
-        private final int workers;
-        private final int rank;
-        private final int batchSize;
-        private final long seed;
-        private EpochBatches schedule;
-
-        ShardedBatches(Examples data, int workers, int rank, int batchSize, long seed) {
-            this.data = data;
-            this.workers = workers;
-            this.rank = rank;
-            this.batchSize = batchSize;
-            this.seed = seed;
-            this.schedule = new EpochBatches(data.size(), workers, rank, batchSize, seed, 0);
-        }
-
-        @Override
-        public int perEpoch() {
-            return schedule.stepsPerEpoch();
-        }
-
-        @Override
-        public LabeledData batch(int epoch, int inEpoch) {
-            if (schedule.epoch() != epoch) {
-                schedule = new EpochBatches(data.size(), workers, rank, batchSize, seed, epoch);
-            }
-            return data.gather(schedule.batchIndices(inEpoch));
         }
     }
 
