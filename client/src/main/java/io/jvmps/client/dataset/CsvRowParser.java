@@ -225,16 +225,28 @@ final class CsvRowParser {
         }
     }
 
-    /** @return {@code [from, to)} without blanks and one pair of surrounding quotes */
-    private static int[] trimmed(byte[] line, int from, int to) {
+    /** @return the first index in {@code [from, to)} that is no blank or tab, or {@code to} */
+    private static int blankEnd(byte[] line, int from, int to) {
         int s = from;
-        int e = to;
-        while (s < e && (line[s] == ' ' || line[s] == '\t')) {
+        while (s < to && (line[s] == ' ' || line[s] == '\t')) {
             s++;
         }
-        while (e > s && (line[e - 1] == ' ' || line[e - 1] == '\t' || line[e - 1] == '\r')) {
+        return s;
+    }
+
+    /** @return the end of {@code [from, to)} without trailing blanks, tabs and a carriage return */
+    private static int contentEnd(byte[] line, int from, int to) {
+        int e = to;
+        while (e > from && (line[e - 1] == ' ' || line[e - 1] == '\t' || line[e - 1] == '\r')) {
             e--;
         }
+        return e;
+    }
+
+    /** @return {@code [from, to)} without blanks and one pair of surrounding quotes */
+    private static int[] trimmed(byte[] line, int from, int to) {
+        int s = blankEnd(line, from, to);
+        int e = contentEnd(line, s, to);
         if (e - s >= 2 && line[s] == '"' && line[e - 1] == '"') {
             s++;
             e--;
@@ -340,14 +352,8 @@ final class CsvRowParser {
 
     /** @return the cell as a whole number of at most 9 digits (with an optional '-'), or Long.MIN_VALUE */
     private static long whole(byte[] line, int from, int to) {
-        int s = from;
-        int e = to;
-        while (s < e && (line[s] == ' ' || line[s] == '\t')) {
-            s++;
-        }
-        while (e > s && (line[e - 1] == ' ' || line[e - 1] == '\t' || line[e - 1] == '\r')) {
-            e--;
-        }
+        int s = blankEnd(line, from, to);
+        int e = contentEnd(line, s, to);
         boolean negative = s < e && line[s] == '-';
         if (negative) {
             s++;
