@@ -22,6 +22,17 @@ import java.util.List;
 public record JobStatus(String state, int workersReported, int expectedWorkers, long correct, long total,
                         double accuracy, List<ProgressReport> latest, String failure, String task, double rmse,
                         double mae) {
+    /** A status without a task (from a scheduler that sends none) is a classification's, without errors. */
+    public JobStatus {
+        if (task == null) {
+            task = "CLASSIFICATION";
+        }
+        if (!"REGRESSION".equals(task)) {
+            rmse = Double.NaN;
+            mae = Double.NaN;
+        }
+    }
+
     /** A classification job's status. */
     public JobStatus(String state, int workersReported, int expectedWorkers, long correct, long total,
                      double accuracy, List<ProgressReport> latest, String failure) {
