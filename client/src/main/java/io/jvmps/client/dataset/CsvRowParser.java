@@ -50,11 +50,6 @@ final class CsvRowParser {
         }
     }
 
-    /** A number-only layout with a class label (the common case). */
-    CsvRowParser(char delimiter, int columns, int labelColumn, int numClasses, List<String> names) {
-        this(delimiter, columns, labelColumn, numClasses, names, LabelKind.CLASS, null, '|', false);
-    }
-
     /**
      * @param delimiter   the column separator, an ASCII character
      * @param columns     columns every row must have
@@ -134,19 +129,6 @@ final class CsvRowParser {
         BadRow(String message) {
             super(message, null, false, false);
         }
-    }
-
-    /**
-     * Parses a number-only row.
-     *
-     * @param features receives the row's features from {@code offset}
-     * @return the class label
-     */
-    int parse(byte[] line, int start, int end, float[] features, int offset) throws BadRow {
-        Row row = newRow();
-        parse(line, start, end, row);
-        System.arraycopy(row.features, 0, features, offset, row.features.length);
-        return (int) row.label;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.jvmps.client.dataset;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -78,7 +79,15 @@ public record LabeledData(INDArray features, INDArray labels, Map<String, INDArr
         if (from == to) {
             return gather(new int[0]);
         }
-        return gather(java.util.stream.IntStream.range(from, to).toArray());
+        Map<String, INDArray> rowIds = new LinkedHashMap<>();
+        if (!ids.isEmpty()) {
+            int[] indices = java.util.stream.IntStream.range(from, to).toArray();
+            ids.forEach((name, v) -> rowIds.put(name, gatherIds(v, indices)));
+        }
+        // a contiguous range is one copy of a view, not a gather of rows
+        return new LabeledData(featureSize() == 0 ? Nd4j.create(features.dataType(), to - from, 0)
+                : features.get(NDArrayIndex.interval(from, to), NDArrayIndex.all()).dup('c'),
+                labels.get(NDArrayIndex.interval(from, to), NDArrayIndex.all()).dup('c'), rowIds);
     }
 
     /** @return the given rows of an int64 id array of any rank, as int64 */

@@ -88,11 +88,6 @@ final class TableRows {
         }
     }
 
-    /** @return how many distinct rows table {@code t} needs for this batch */
-    int distinctRows(int t) {
-        return distinct.get(t).ids().length;
-    }
-
     /** Pulls every table's distinct rows. */
     void pull(SparseClient client) {
         rows.clear();
@@ -108,7 +103,7 @@ final class TableRows {
     /**
      * Uses given rows instead of pulling them (a one-process run, or a test).
      *
-     * @param tableRows per table, {@code distinctRows(t) * dim} floats in the order of its distinct ids
+     * @param tableRows per table, {@code ids(t).length * dim} floats in the order of its distinct ids
      */
     void use(List<float[]> tableRows) {
         rows.clear();
