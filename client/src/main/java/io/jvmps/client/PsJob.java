@@ -268,6 +268,19 @@ public final class PsJob implements AutoCloseable {
     }
 
     /**
+     * Reports this worker's final scores of a click model (its shard's histogram, e.g.
+     * {@link io.jvmps.client.train.SameDiffTrainer#evaluateClicksShard}); the job status merges every worker's to
+     * the job's AUC, log loss and accuracy. Retries as {@link #reportResult} does.
+     *
+     * @param clicks  the shard's click histogram
+     * @param seconds training time
+     */
+    public void reportClicks(io.jvmps.common.metrics.ClickHistogram clicks, double seconds) {
+        session.reportResult(ResultReport.clicks(nodeId(), clicks, seconds), settings.serverWaitTimeout(),
+                settings.serverWaitInterval());
+    }
+
+    /**
      * Reports training progress to the scheduler (its job status, dashboard and metrics show it), off the
      * calling thread: at most one report waits, a newer one replaces it, a failed one is dropped.
      *

@@ -55,10 +55,22 @@ class CtrEmbeddingIT {
             assertThat(auc.find()).as("AUC line in the worker log").isTrue();
             assertThat(Double.parseDouble(auc.group(1))).as("test AUC").isGreaterThan(0.62);
             assertThat(Double.parseDouble(auc.group(2))).as("oracle AUC").isGreaterThan(Double.parseDouble(auc.group(1)));
+            // the job status merges the workers' score histograms: the same AUC up to ties within a bucket
+            assertThat(run.status).contains("\"state\":\"FINISHED\"").contains("\"task\":\"BINARY\"");
+            Matcher reported = Pattern.compile("\"auc\":([0-9.]+)").matcher(run.status);
+            assertThat(reported.find()).as(run.status).isTrue();
+            assertThat(Double.parseDouble(reported.group(1))).as("job status AUC")
+                    .isCloseTo(Double.parseDouble(auc.group(1)), org.assertj.core.api.Assertions.within(2e-3));
+            assertThat(run.status).containsPattern("\"logLoss\":0\\.[0-9]+");
         }
     }
 
-    private record Run(Path dir, String log) {
+    /**
+     * @param dir    the exported tables
+     * @param log    the worker's log
+     * @param status the scheduler's job status (JSON) after the worker reported
+     */
+    private record Run(Path dir, String log, String status) {
     }
 
     /**
@@ -94,7 +106,8 @@ class CtrEmbeddingIT {
             args.add("--ps.worker.output.parameters-dir=" + out);
             NodeProcess worker = cluster.startWorker(0, 2, 1, args.toArray(String[]::new));
             assertThat(worker.awaitExit(Duration.ofMinutes(4))).as(worker.name() + " exit code\n" + worker.tail()).isZero();
-            return new Run(out, worker.logText());
+            String status = cluster.schedulerGet("/api/v1/job").orElseThrow(() -> new AssertionError("no job status"));
+            return new Run(out, worker.logText(), status);
         }
     }
 

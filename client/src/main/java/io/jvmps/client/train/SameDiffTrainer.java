@@ -6,6 +6,7 @@ import io.jvmps.client.dataset.EpochBatches;
 import io.jvmps.client.dataset.Examples;
 import io.jvmps.client.dataset.IndexRange;
 import io.jvmps.client.dataset.LabeledData;
+import io.jvmps.common.metrics.ClickHistogram;
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
@@ -42,7 +43,6 @@ import java.util.List;
 public final class SameDiffTrainer {
     private static final Logger log = LoggerFactory.getLogger(SameDiffTrainer.class);
     private static final int LOG_EVERY = 50;
-    private static final int EVAL_BATCH = 500;
     /**
      * The dense parameter a graph with tables gets when its own dense part is smaller than the server count: one
      * element per server, its gradient always zero, so every server holds a slice (the step barrier and the
@@ -53,6 +53,7 @@ public final class SameDiffTrainer {
     private final PsJob job;
     private final SameDiffGraph graph;
     private final java.util.Set<String> onWorkers = new java.util.LinkedHashSet<>();
+    private final ShardScoring scoring = new ShardScoring(this::predict);
     private WorkerLocalParams local;
     private PsJob.DenseStart dense;
     private io.jvmps.client.data.SparseClient sparse;
@@ -258,16 +259,10 @@ public final class SameDiffTrainer {
         long examples = 0;
         for (DataSet batch : batches) {
             LabeledData rows = new LabeledData(batch.getFeatures(), batch.getLabels());
-            correct += correct(rows);
+            correct += scoring.correct(rows);
             examples += rows.size();
         }
         return new Evaluation(correct, examples);
-    }
-
-    private long correct(LabeledData rows) {
-        INDArray predicted = predict(rows).argMax(1);
-        INDArray expected = rows.labels().argMax(1);
-        return predicted.eq(expected).castTo(DataType.INT64).sumNumber().longValue();
     }
 
     /**
@@ -294,21 +289,22 @@ public final class SameDiffTrainer {
      * @return the summed squared and absolute errors over the shard's targets
      */
     public Regression evaluateRegressionShard(Examples test) {
-        IndexRange range = EpochBatches.shardRange(test.size(), job.workers(), job.rank());
-        double squared = 0;
-        double absolute = 0;
-        long targets = 0;
-        for (int from = range.from(); from < range.to(); from += EVAL_BATCH) {
-            LabeledData rows = test.rows(from, Math.min(range.to(), from + EVAL_BATCH));
-            INDArray error = predict(rows).castTo(DataType.DOUBLE).reshape(rows.labels().shape())
-                    .sub(rows.labels().castTo(DataType.DOUBLE));
-            squared += error.mul(error).sumNumber().doubleValue();
-            absolute += org.nd4j.linalg.ops.transforms.Transforms.abs(error).sumNumber().doubleValue();
-            targets += error.length();
-        }
-        return new Regression(squared, absolute, targets);
+        return scoring.regression(test, shard(test));
     }
 
+    /**
+     * Scores a click model (a binary classifier whose prediction is the click probability, e.g. a sigmoid) on this
+     * worker's shard of a test set; {@link PsJob#reportClicks} sends it to the job status, which merges the
+     * workers' histograms to the set's AUC, log loss and accuracy.
+     *
+     * @param test the whole test set, labels {@code [n, 1]} of 0 or 1 ({@link io.jvmps.client.dataset.LabelKind#BINARY})
+     * @return the shard's click histogram
+     * @throws PsException INVALID_ARGUMENT when the prediction is not one probability in [0, 1] per example or a
+     *                     label is not 0 or 1
+     */
+    public ClickHistogram evaluateClicksShard(Examples test) {
+        return scoring.clicks(test, shard(test));
+    }
 
     /**
      * @param test  the whole test set; this worker evaluates its shard ({@link EpochBatches#shardRange}), so
@@ -316,12 +312,12 @@ public final class SameDiffTrainer {
      * @return how many of the shard's examples the graph's current values classify correctly
      */
     public Evaluation evaluateShard(Examples test) {
-        IndexRange range = EpochBatches.shardRange(test.size(), job.workers(), job.rank());
-        long correct = 0;
-        for (int from = range.from(); from < range.to(); from += EVAL_BATCH) {
-            correct += correct(test.rows(from, Math.min(range.to(), from + EVAL_BATCH)));
-        }
-        return new Evaluation(correct, range.to() - range.from());
+        IndexRange range = shard(test);
+        return new Evaluation(scoring.correct(test, range), range.to() - range.from());
+    }
+
+    private IndexRange shard(Examples test) {
+        return EpochBatches.shardRange(test.size(), job.workers(), job.rank());
     }
 
     /**

@@ -197,7 +197,8 @@ class SchedulerClientTest {
         answer("POST /api/v1/progress", 202, null);
         answer("POST /api/v1/results", 202, null);
         ProgressReport progress = new ProgressReport("w-1", 2, 30, 130, 0.25, 512.5, 0, 0);
-        ResultReport result = new ResultReport("w-1", 9000, 10000, 42.5);
+        ResultReport result = ResultReport.clicks("w-1", io.jvmps.common.metrics.ClickHistogram.of(
+                new double[] {0.9, 0.25, 1.0}, new double[] {1, 0, 0}), 42.5);
 
         client.reportProgress(progress);
         client.reportResult(result);

@@ -60,8 +60,11 @@ public class DashboardFeed {
 
     private void record(ClusterView view, JobStatus status) {
         String detail = !"FINISHED".equals(status.state()) ? ""
-                : "REGRESSION".equals(status.task()) ? String.format(Locale.ROOT, "test RMSE %.4f, MAE %.4f (%d targets)",
-                status.rmse(), status.mae(), status.total())
+                : JobStatus.REGRESSION.equals(status.task()) ? String.format(Locale.ROOT,
+                "test RMSE %.4f, MAE %.4f (%d targets)", status.rmse(), status.mae(), status.total())
+                : JobStatus.BINARY.equals(status.task()) ? String.format(Locale.ROOT,
+                "test AUC %.4f, log loss %.4f, accuracy %.2f%% (%d examples)", status.auc(), status.logLoss(),
+                status.accuracy() * 100, status.total())
                 : String.format(Locale.ROOT, "test accuracy %.2f%% (%d/%d)", status.accuracy() * 100, status.correct(),
                 status.total());
         events.observe(view, status.state(), detail, clock.millis());

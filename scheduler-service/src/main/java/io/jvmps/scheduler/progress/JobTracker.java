@@ -2,6 +2,7 @@ package io.jvmps.scheduler.progress;
 
 import io.jvmps.common.cluster.NodeInfo;
 import io.jvmps.common.cluster.NodeRole;
+import io.jvmps.common.metrics.ClickHistogram;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.JobFailure;
 import io.jvmps.common.protocol.JobStatus;
@@ -105,32 +106,77 @@ public class JobTracker {
             throw invalid("need 0 <= correct <= total, got correct=" + report.correct() + " total="
                     + report.total());
         }
+        if (report.isRegression() && report.isBinary()) {
+            throw invalid("a result is either a regression's (error sums) or a click model's (clicks), not both");
+        }
         if (report.isRegression()) {
             checkRegression(report);
         }
-        boolean otherKind = results.entrySet().stream()
-                .anyMatch(e -> e.getKey() != worker.rank() && e.getValue().isRegression() != report.isRegression());
-        if (otherKind) {
-            throw invalid("this job's workers report " + (report.isRegression() ? "classification" : "regression")
-                    + " results; every worker must report the same kind");
+        if (report.isBinary()) {
+            checkClicks(report);
         }
+        String task = task(report);
+        results.entrySet().stream().filter(e -> e.getKey() != worker.rank() && task != null
+                        && task(e.getValue()) != null && !task(e.getValue()).equals(task))
+                .findFirst().ifPresent(e -> {
+                    throw invalid("this job's workers report " + task(e.getValue()).toLowerCase(Locale.ROOT)
+                            + " results, this one a " + task.toLowerCase(Locale.ROOT)
+                            + " result; every worker must report the same kind");
+                });
         results.put(worker.rank(), report);
-        if (report.isRegression()) {
-            log.info(String.format(Locale.ROOT, "Worker %d reported RMSE %.4f over %d targets", worker.rank(),
-                    Math.sqrt(report.squaredError() / Math.max(1, report.total())), report.total()));
-        } else {
-            log.info("Worker {} reported accuracy {}/{}", worker.rank(), report.correct(), report.total());
-        }
+        logResult(worker.rank(), report);
         if (!finishAnnounced && finished()) {
             finishAnnounced = true;
-            JobStatus status = status();
-            if ("REGRESSION".equals(status.task())) {
-                log.info(String.format(Locale.ROOT, "Job finished: test RMSE %.4f, MAE %.4f (%d targets)",
-                        status.rmse(), status.mae(), status.total()));
-            } else {
-                AccuracyTally tally = tally();
+            logFinished(status());
+        }
+    }
+
+    /** @return the result's task, or null for an empty shard's (a scale-out worker's), which fits any task */
+    private static String task(ResultReport report) {
+        if (report.isRegression()) {
+            return JobStatus.REGRESSION;
+        }
+        if (report.isBinary()) {
+            return JobStatus.BINARY;
+        }
+        return report.total() == 0 ? null : JobStatus.CLASSIFICATION;
+    }
+
+    private static void logResult(int rank, ResultReport report) {
+        if (report.isRegression()) {
+            log.info(String.format(Locale.ROOT, "Worker %d reported RMSE %.4f over %d targets", rank,
+                    Math.sqrt(report.squaredError() / Math.max(1, report.total())), report.total()));
+        } else if (report.isBinary()) {
+            log.info(String.format(Locale.ROOT, "Worker %d reported AUC %.4f, log loss %.4f over %d examples", rank,
+                    report.clicks().auc(), report.clicks().logLoss(), report.total()));
+        } else {
+            log.info("Worker {} reported accuracy {}/{}", rank, report.correct(), report.total());
+        }
+    }
+
+    private static void logFinished(JobStatus status) {
+        switch (status.task()) {
+            case JobStatus.REGRESSION -> log.info(String.format(Locale.ROOT,
+                    "Job finished: test RMSE %.4f, MAE %.4f (%d targets)", status.rmse(), status.mae(), status.total()));
+            case JobStatus.BINARY -> log.info(String.format(Locale.ROOT,
+                    "Job finished: test AUC %.4f, log loss %.4f, accuracy %.4f (%d examples)", status.auc(),
+                    status.logLoss(), status.accuracy(), status.total()));
+            default -> {
+                AccuracyTally tally = new AccuracyTally(status.correct(), status.total());
                 log.info("Job finished: test accuracy {}% ({}/{})", tally.percent(), tally.correct(), tally.total());
             }
+        }
+    }
+
+    private static void checkClicks(ResultReport report) {
+        String problem = report.clicks().problem();
+        if (problem != null) {
+            throw invalid("a click model's result has a bad histogram: " + problem);
+        }
+        if (report.clicks().examples() != report.total() || report.clicks().correct() != report.correct()) {
+            throw invalid("a click model's result must count the examples and correct predictions of its histogram ("
+                    + report.clicks().examples() + " and " + report.clicks().correct() + "), got total="
+                    + report.total() + " correct=" + report.correct());
         }
     }
 
@@ -182,17 +228,29 @@ public class JobTracker {
     public synchronized JobStatus status() {
         AccuracyTally tally = tally();
         int expectedWorkers = Math.max(registry.expected(NodeRole.WORKER), registry.registered(NodeRole.WORKER));
-        boolean regression = results.values().stream().anyMatch(ResultReport::isRegression);
-        if (!regression) {
-            return new JobStatus(state().name(), results.size(), expectedWorkers, tally.correct(), tally.total(),
-                    tally.accuracy(), List.copyOf(progress.values()), failure);
-        }
-        double squared = results.values().stream().mapToDouble(ResultReport::squaredError).sum();
-        double absolute = results.values().stream().mapToDouble(ResultReport::absoluteError).sum();
-        long targets = tally.total();
-        return new JobStatus(state().name(), results.size(), expectedWorkers, 0, targets, Double.NaN,
-                List.copyOf(progress.values()), failure, "REGRESSION",
-                targets == 0 ? Double.NaN : Math.sqrt(squared / targets), targets == 0 ? Double.NaN : absolute / targets);
+        String task = results.values().stream().map(JobTracker::task).filter(java.util.Objects::nonNull).findFirst()
+                .orElse(JobStatus.CLASSIFICATION);
+        List<ProgressReport> latest = List.copyOf(progress.values());
+        long total = tally.total();
+        return switch (task) {
+            case JobStatus.REGRESSION -> {
+                double squared = results.values().stream().filter(ResultReport::isRegression)
+                        .mapToDouble(ResultReport::squaredError).sum();
+                double absolute = results.values().stream().filter(ResultReport::isRegression)
+                        .mapToDouble(ResultReport::absoluteError).sum();
+                yield new JobStatus(state().name(), results.size(), expectedWorkers, 0, total, Double.NaN, latest,
+                        failure, task, total == 0 ? Double.NaN : Math.sqrt(squared / total),
+                        total == 0 ? Double.NaN : absolute / total, Double.NaN, Double.NaN);
+            }
+            case JobStatus.BINARY -> {
+                ClickHistogram clicks = results.values().stream().filter(ResultReport::isBinary)
+                        .map(ResultReport::clicks).reduce(ClickHistogram.empty(), ClickHistogram::plus);
+                yield new JobStatus(state().name(), results.size(), expectedWorkers, tally.correct(), total,
+                        tally.accuracy(), latest, failure, task, Double.NaN, Double.NaN, clicks.auc(), clicks.logLoss());
+            }
+            default -> new JobStatus(state().name(), results.size(), expectedWorkers, tally.correct(), total,
+                    tally.accuracy(), latest, failure);
+        };
     }
 
     /** @return the job phase */

@@ -6,6 +6,7 @@ import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.JobStatus;
 import io.jvmps.common.protocol.ProgressReport;
 import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.metrics.ClickHistogram;
 import io.jvmps.common.protocol.ResultReport;
 import io.jvmps.scheduler.registry.NodeIdGenerator;
 import io.jvmps.scheduler.registry.NodeRegistry;
@@ -92,14 +93,60 @@ class JobTrackerTest {
         String w1 = registry.register(Requests.worker()).node().nodeId();
         assertThatThrownBy(() -> tracker.result(ResultReport.regression(w0, Double.NaN, 1.0, 10, 1)))
                 .hasMessageContaining("needs finite squaredError and absoluteError >= 0");
-        assertThatThrownBy(() -> tracker.result(new ResultReport(w0, 3, 10, 1, 1.0, 1.0)))
+        assertThatThrownBy(() -> tracker.result(new ResultReport(w0, 3, 10, 1, 1.0, 1.0, null)))
                 .hasMessageContaining("counts no correct predictions");
         tracker.result(ResultReport.regression(w0, 1.0, 1.0, 10, 1));
         assertThatThrownBy(() -> tracker.result(new ResultReport(w1, 3, 10, 1)))
-                .hasMessageContaining("this job's workers report regression results; every worker must report the "
-                        + "same kind");
+                .hasMessageContaining("this job's workers report regression results, this one a classification "
+                        + "result; every worker must report the same kind");
         assertThat(tracker.status().workersReported()).isEqualTo(1);
         assertThat(tracker.status().task()).isEqualTo("REGRESSION");
+    }
+
+    @Test
+    void clickResultsMergeToTheJobsAucLogLossAndAccuracy(CapturedOutput output) {
+        registry.register(Requests.server(9000));
+        String w0 = registry.register(Requests.worker()).node().nodeId();
+        String w1 = registry.register(Requests.worker()).node().nodeId();
+        // worker 0 saw only clicks, worker 1 only non-clicks: neither shard has an AUC, their sum has
+        tracker.result(ResultReport.clicks(w0, ClickHistogram.of(new double[] {0.9, 0.6, 0.3}, new double[] {1, 1, 1}),
+                5));
+        assertThat(tracker.status().task()).isEqualTo("BINARY");
+        assertThat(tracker.status().auc()).as("one class so far").isNaN();
+        tracker.result(ResultReport.clicks(w1, ClickHistogram.of(new double[] {0.7, 0.2}, new double[] {0, 0}), 5));
+        JobStatus finished = tracker.status();
+        assertThat(finished.state()).isEqualTo("FINISHED");
+        // pairs (click, non-click) the click wins: 0.9 beats both, 0.6 beats 0.2, 0.3 beats 0.2: 4 of 6
+        assertThat(finished.auc()).isCloseTo(4.0 / 6, within(1e-12));
+        double logLoss = -(Math.log(0.9) + Math.log(0.6) + Math.log(0.3) + Math.log(0.3) + Math.log(0.8)) / 5;
+        assertThat(finished.logLoss()).isCloseTo(logLoss, within(1e-9));
+        assertThat(finished.correct()).as("p >= 0.5 for 0.9 and 0.6; p < 0.5 for 0.2").isEqualTo(3);
+        assertThat(finished.accuracy()).isEqualTo(0.6);
+        assertThat(finished.rmse()).isNaN();
+        assertThat(output).contains("Job finished: test AUC 0.6667, log loss " + String.format(java.util.Locale.ROOT,
+                "%.4f", logLoss) + ", accuracy 0.6000 (5 examples)");
+    }
+
+    @Test
+    void aBadOrMixedClickResultIsRefusedAndChangesNothing() {
+        registry.register(Requests.server(9000));
+        String w0 = registry.register(Requests.worker()).node().nodeId();
+        String w1 = registry.register(Requests.worker()).node().nodeId();
+        ClickHistogram good = ClickHistogram.of(new double[] {0.9, 0.1}, new double[] {1, 0});
+        assertThatThrownBy(() -> tracker.result(new ResultReport(w0, 2, 2, 1, null, null,
+                new ClickHistogram(new long[3], new long[3], 0))))
+                .hasMessageContaining("clicks and nonClicks must each hold 4096 bucket counts, got 3 and 3");
+        assertThatThrownBy(() -> tracker.result(new ResultReport(w0, 1, 2, 1, null, null, good)))
+                .hasMessageContaining("must count the examples and correct predictions of its histogram (2 and 2)");
+        assertThatThrownBy(() -> tracker.result(new ResultReport(w0, 2, 2, 1, 1.0, 1.0, good)))
+                .hasMessageContaining("not both");
+        assertThat(tracker.status().workersReported()).isZero();
+        tracker.result(ResultReport.clicks(w0, good, 1));
+        assertThatThrownBy(() -> tracker.result(ResultReport.regression(w1, 1.0, 1.0, 2, 1)))
+                .hasMessageContaining("this job's workers report binary results, this one a regression result");
+        tracker.result(new ResultReport(w1, 0, 0, 1));
+        assertThat(tracker.status().state()).as("an empty shard's result fits any task").isEqualTo("FINISHED");
+        assertThat(tracker.status().auc()).isEqualTo(1.0);
     }
 
     @Test

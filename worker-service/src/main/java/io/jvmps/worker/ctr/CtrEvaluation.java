@@ -1,6 +1,7 @@
 package io.jvmps.worker.ctr;
 
 import io.jvmps.client.data.SparseClient;
+import io.jvmps.common.metrics.ClickHistogram;
 
 import java.util.stream.IntStream;
 
@@ -13,8 +14,10 @@ import java.util.stream.IntStream;
  * @param oracle   AUC of the true probabilities on the same examples
  * @param logLoss  mean negative log-likelihood
  * @param correct  examples whose {@code p >= 0.5} matches the click
+ * @param clicks   the scores' histogram, which the worker reports for the job's merged AUC and log loss
  */
-public record CtrEvaluation(int examples, double auc, double oracle, double logLoss, long correct) {
+public record CtrEvaluation(int examples, double auc, double oracle, double logLoss, long correct,
+                            ClickHistogram clicks) {
 
     /**
      * @param model     the trained model (dense parameters set)
@@ -43,14 +46,18 @@ public record CtrEvaluation(int examples, double auc, double oracle, double logL
         }
         double logLoss = 0;
         long correct = 0;
+        double[] probabilities = new double[n];
+        double[] clicks = new double[n];
         for (int i = 0; i < n; i++) {
             labels[i] = (byte) data.label(from + i);
+            probabilities[i] = scores[i];
+            clicks[i] = labels[i];
             truth[i] = data.truth(from + i);
             double p = Math.min(1 - 1e-7, Math.max(1e-7, scores[i]));
             logLoss -= labels[i] == 1 ? Math.log(p) : Math.log(1 - p);
             correct += (scores[i] >= 0.5f) == (labels[i] == 1) ? 1 : 0;
         }
         return new CtrEvaluation(n, Auc.of(scores, labels), Auc.of(truth, labels), n == 0 ? Double.NaN : logLoss / n,
-                correct);
+                correct, ClickHistogram.of(probabilities, clicks));
     }
 }

@@ -364,7 +364,7 @@ public class WorkerJob {
                 dense -> new StepReporter(state, progress, dense, reg.nodeId(), clocks.wall(), props.training().logInterval(), meters),
                 state);
         CtrEvaluation evaluation = outcome.evaluation();
-        reportShard(reg, evaluation.correct(), evaluation.examples(), outcome.summary().seconds());
+        reportShard(reg, ResultReport.clicks(reg.nodeId(), evaluation.clicks(), outcome.summary().seconds()));
     }
 
     /**
@@ -409,12 +409,15 @@ public class WorkerJob {
 
     /** Shows this worker's test result in its state and reports it to the scheduler. */
     private void reportShard(RegisterResponse reg, long correct, int examples, double seconds) {
-        double accuracy = examples == 0 ? Double.NaN : (double) correct / examples;
+        reportShard(reg, new ResultReport(reg.nodeId(), correct, examples, seconds));
+    }
+
+    private void reportShard(RegisterResponse reg, ResultReport result) {
+        double accuracy = result.total() == 0 ? Double.NaN : (double) result.correct() / result.total();
         state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
                 s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
                 accuracy, s.error()));
-        session.reportResult(new ResultReport(reg.nodeId(), correct, examples, seconds),
-                props.servers().waitTimeout(), props.servers().waitInterval());
+        session.reportResult(result, props.servers().waitTimeout(), props.servers().waitInterval());
     }
 
     private static List<String> names(List<io.jvmps.common.sharding.ParamSpec> specs) {
