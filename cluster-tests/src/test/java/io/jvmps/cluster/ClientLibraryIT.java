@@ -2,7 +2,6 @@ package io.jvmps.cluster;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Matcher;
@@ -28,7 +27,7 @@ class ClientLibraryIT {
 
     @Test
     void aUsersProgramTrainsItsNetworkThroughTheServersAndItsFilePredictsTheSame() throws Exception {
-        String classPath = exampleClassPath();
+        String classPath = TestPaths.exampleClassPath("mnist-library");
         try (LocalCluster cluster = new LocalCluster("client-library")) {
             Path out = cluster.freshDir("model");
             Job started = startJob(cluster, "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.002",
@@ -61,7 +60,7 @@ class ClientLibraryIT {
      */
     @Test
     void parametersPlacedOnTheWorkersStayEqualThroughTheAllReduce() throws Exception {
-        String classPath = exampleClassPath();
+        String classPath = TestPaths.exampleClassPath("mnist-library");
         try (LocalCluster cluster = new LocalCluster("client-library-hybrid")) {
             Path out = cluster.freshDir("model");
             Job job = startJob(cluster, "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.002",
@@ -91,7 +90,7 @@ class ClientLibraryIT {
      */
     @Test
     void inGeoModeTheTrainersExchangeDeltasAndEndOnOneModel() throws Exception {
-        String classPath = exampleClassPath();
+        String classPath = TestPaths.exampleClassPath("mnist-library");
         try (LocalCluster cluster = new LocalCluster("client-library-geo")) {
             Path out = cluster.freshDir("model");
             NodeProcess scheduler = startJob(cluster, "--ps.consistency.mode=GEO", "--ps.consistency.geo-interval=10",
@@ -110,7 +109,7 @@ class ClientLibraryIT {
      */
     @Test
     void aKilledServerIsReplacedAndTheTrainersResumeFromTheCheckpoint() throws Exception {
-        String classPath = exampleClassPath();
+        String classPath = TestPaths.exampleClassPath("mnist-library");
         try (LocalCluster cluster = new LocalCluster("client-library-failover")) {
             Path out = cluster.freshDir("model");
             Path checkpoints = cluster.freshDir("checkpoints");
@@ -202,14 +201,5 @@ class ClientLibraryIT {
         assertThat(exported.find()).isTrue();
         assertThat(exported.group(3)).as("plain SameDiff on the file").isEqualTo(exported.group(2));
         return exported;
-    }
-
-    /** @return the example program's class path: its classes and the dependencies its build listed */
-    private static String exampleClassPath() throws java.io.IOException {
-        Path example = TestPaths.repo().resolve("examples/mnist-library/target");
-        assertThat(example.resolve("classpath.txt")).as("build it: ./mvnw -q -f examples/mnist-library/pom.xml "
-                + "package -DskipTests").isRegularFile();
-        return example.resolve("classes") + java.io.File.pathSeparator
-                + Files.readString(example.resolve("classpath.txt")).trim();
     }
 }

@@ -36,4 +36,19 @@ final class TestPaths {
         }
         return data;
     }
+
+    /**
+     * @param folder an example project's folder under {@code examples/}, e.g. {@code mnist-library}
+     * @return the example program's class path: its classes and the dependencies its build listed
+     * @throws AssertionError naming the command that builds it when it is not built
+     */
+    static String exampleClassPath(String folder) throws java.io.IOException {
+        Path example = repo().resolve("examples").resolve(folder).resolve("target");
+        if (!Files.isRegularFile(example.resolve("classpath.txt"))) {
+            throw new AssertionError("example " + folder + " is not built: ./mvnw -q -f examples/" + folder
+                    + "/pom.xml package -DskipTests");
+        }
+        return example.resolve("classes") + java.io.File.pathSeparator
+                + Files.readString(example.resolve("classpath.txt")).trim();
+    }
 }
