@@ -20,13 +20,31 @@ final class PredictTool {
      * @return its result line: group 1 the accuracy, 2 the correct examples, 3 the examples
      */
     static Matcher run(LocalCluster cluster, String... args) throws java.io.IOException {
+        return find(PREDICTED, output(cluster, args));
+    }
+
+    /**
+     * Runs {@code predict} and checks it exits 0.
+     *
+     * @param result the result line it must print, e.g. {@code rmse: ([0-9.]+)}
+     * @return that line's match
+     */
+    static Matcher run(LocalCluster cluster, Pattern result, String... args) throws java.io.IOException {
+        return find(result, output(cluster, args));
+    }
+
+    private static Matcher find(Pattern result, String output) {
+        Matcher predicted = result.matcher(output);
+        assertThat(predicted.find()).as(output).isTrue();
+        return predicted;
+    }
+
+    private static String output(LocalCluster cluster, String... args) throws java.io.IOException {
         String[] command = new String[args.length + 1];
         command[0] = "predict";
         System.arraycopy(args, 0, command, 1, args.length);
         NodeProcess predict = cluster.startTool("predict", "worker-service", command);
         assertThat(predict.awaitExit(Duration.ofMinutes(2))).as(predict.tail()).isZero();
-        Matcher predicted = PREDICTED.matcher(predict.logText());
-        assertThat(predicted.find()).as(predict.logText()).isTrue();
-        return predicted;
+        return predict.logText();
     }
 }

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.within;
  * is killed: its replacement restores the tables' rows from the newest checkpoint and the programs roll back to
  * it. The job status's RMSE is the programs' summed errors', and the example's predictor, given only the saved
  * files (a SameDiff graph with every bounded table a variable again, the hashed genre table's rows beside it as
- * NumPy files), scores the test set to the same RMSE.
+ * NumPy files), scores the test set to the same RMSE, and so does the worker jar's {@code predict}.
  */
 class RecommendationModelIT {
     private static final Pattern RESULT = Pattern.compile("RESULT sse=(\\S+) sae=(\\S+) n=(\\d+) steps=(\\d+)");
@@ -97,6 +97,13 @@ class RecommendationModelIT {
             assertThat(Long.parseLong(predicted.group(3))).isEqualTo(20_000);
             assertThat(Double.parseDouble(predicted.group(1))).as("RMSE of the saved files alone")
                     .isCloseTo(rmse, within(1e-4));
+            // the worker jar's predict reads the same files: the id columns feed the graph's placeholders
+            Matcher tool = PredictTool.run(cluster, Pattern.compile("rmse: ([0-9.]+), mae: ([0-9.]+) \\((\\d+) targets\\)"),
+                    "--model=" + out.resolve("ratings.sd"), "--data=CSV",
+                    "--data-file=" + data.resolve("ratings-test.csv"), "--csv.label=rating", "--task=REGRESSION",
+                    "--csv.columns=userId:ID,movieId:ID,genres:HASHED_IDS", "--prediction=prediction");
+            assertThat(Long.parseLong(tool.group(3))).isEqualTo(20_000);
+            assertThat(Double.parseDouble(tool.group(1))).as("predict's RMSE").isCloseTo(rmse, within(1e-4));
         }
     }
 

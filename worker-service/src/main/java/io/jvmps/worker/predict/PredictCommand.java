@@ -49,13 +49,19 @@ public final class PredictCommand {
               --csv.label=COLUMN     CSV: label column, an index from 0 or a header name (default: the export's, else 0)
               --csv.header=BOOL      CSV: whether the first line names the columns (default: the export's, else true)
               --csv.delimiter=C      CSV: the separator (default: the export's, else ,)
+              --csv.columns=NAME:KIND,...  CSV: what columns hold: NUMBER, ID, HASHED, IDS, HASHED_IDS or SKIP (default
+                                     NUMBER); ids go to the graph's placeholders of the same names
+              --csv.value-separator=C  CSV: the separator inside an IDS or HASHED_IDS cell (default |)
+              --task=CLASSIFICATION|REGRESSION|BINARY  what the model predicts: classes (accuracy), real targets (RMSE,
+                                     MAE) or click probabilities (AUC, log loss); a CSV label is read to match
               --input=NAME           the feature placeholder (default: the export's, else input)
               --prediction=NAME      the class scores (default: the export's, else probabilities)
               --batch-size=N         examples per forward pass (default 500)
               --output=FILE          also write one line per example: index,predicted,label
             """;
     private static final Set<String> OPTIONS = Set.of("model", "data", "data-path", "data-file", "labels-file", "data-dir", "csv.label",
-            "csv.header", "csv.delimiter", "input", "prediction", "batch-size", "output");
+            "csv.header", "csv.delimiter", "csv.columns", "csv.value-separator", "task", "input", "prediction",
+            "batch-size", "output");
 
     private PredictCommand() {
     }
@@ -75,7 +81,7 @@ public final class PredictCommand {
             }
             Prediction result = predict(options);
             out.printf(Locale.ROOT, "model: %s%n", result.modelFile().toAbsolutePath());
-            out.printf(Locale.ROOT, "accuracy: %.4f (%d/%d)%n", result.accuracy(), result.correct(), result.examples());
+            out.println(result.summary());
             return 0;
         } catch (IllegalArgumentException | PsException | UncheckedIOException e) {
             err.println("predict: " + e.getMessage());
@@ -84,11 +90,12 @@ public final class PredictCommand {
     }
 
     /**
-     * @param modelFile the model that classified
-     * @param correct   examples whose label is the arg-max of the prediction
-     * @param examples  examples classified
+     * @param modelFile the model that predicted
+     * @param correct   examples whose label is the arg-max of the prediction (a click model's: right at 0.5)
+     * @param examples  examples scored
+     * @param summary   the result line ({@code accuracy: ...}, {@code rmse: ...} or {@code auc: ...})
      */
-    record Prediction(Path modelFile, long correct, long examples) {
+    record Prediction(Path modelFile, long correct, long examples, String summary) {
         double accuracy() {
             return examples == 0 ? Double.NaN : (double) correct / examples;
         }
@@ -106,36 +113,43 @@ public final class PredictCommand {
         if (!Files.isRegularFile(modelFile)) {
             throw new IllegalArgumentException("no model file at " + modelFile.toAbsolutePath());
         }
+        PredictionScores.Task task = task(options);
         Classifier classifier = io.jvmps.worker.model.Dl4jModel.isDl4jFile(modelFile) ? dl4j(modelFile)
                 : sameDiff(modelFile, options, manifest);
-        Examples data = data(options, manifest, classifier.inputWidth());
+        Examples data = data(options, manifest, classifier.inputWidth(), task);
         int batchSize = Integer.parseInt(option(options, "batch-size", null, "500"));
         if (batchSize < 1) {
             throw new IllegalArgumentException("--batch-size must be >= 1, got " + batchSize);
         }
         String output = options.get("output");
-        long correct = 0;
+        PredictionScores scores = new PredictionScores(task);
         try (Writer writer = output == null ? Writer.nullWriter() : Files.newBufferedWriter(Path.of(output))) {
             writer.write("index,predicted,label\n");
             for (int from = 0; from < data.size(); from += batchSize) {
                 LabeledData batch = data.rows(from, Math.min(data.size(), from + batchSize));
-                INDArray scores = classifier.scores(batch.features());
-                long[] predicted = scores.argMax(1).castTo(DataType.INT64).toLongVector();
-                long[] truth = batch.labels().argMax(1).castTo(DataType.INT64).toLongVector();
-                for (int i = 0; i < predicted.length; i++) {
-                    correct += predicted[i] == truth[i] ? 1 : 0;
-                    writer.write((from + i) + "," + predicted[i] + "," + truth[i] + "\n");
+                String[] lines = scores.add(classifier.scores(batch), batch.labels(), from);
+                for (int i = 0; i < lines.length; i++) {
+                    writer.write((from + i) + "," + lines[i] + "\n");
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + output, e);
         }
-        return new Prediction(modelFile, correct, data.size());
+        return new Prediction(modelFile, scores.correct(), scores.examples(), scores.summary());
     }
 
-    /** A loaded model: class scores {@code [n, k]} for features {@code [n, d]}. */
+    private static PredictionScores.Task task(Map<String, String> options) {
+        String task = option(options, "task", null, "CLASSIFICATION").toUpperCase(Locale.ROOT);
+        try {
+            return PredictionScores.Task.valueOf(task);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--task=" + task + " is not one of CLASSIFICATION, REGRESSION, BINARY");
+        }
+    }
+
+    /** A loaded model: its output for a batch (class scores {@code [n, k]}, or one value per example). */
     private interface Classifier {
-        INDArray scores(INDArray features);
+        INDArray scores(LabeledData batch);
 
         /** @return features per example the model takes, 0 if it does not say */
         int inputWidth();
@@ -152,19 +166,35 @@ public final class PredictCommand {
         String input = option(options, "input", manifest == null ? null : manifest.graph().input(), "input");
         String prediction = option(options, "prediction", manifest == null ? null : manifest.graph().prediction(),
                 "probabilities");
-        for (String name : new String[]{input, prediction}) {
+        // a graph fed only by id columns (a recommendation model) may have no feature input
+        boolean featureInput = sd.hasVariable(input) && sd.getVariable(input).isPlaceHolder();
+        boolean idsOnly = !options.containsKey("input") && options.get("csv.columns") != null;
+        for (String name : idsOnly ? new String[]{prediction} : new String[]{input, prediction}) {
             if (!sd.hasVariable(name)) {
                 throw new IllegalArgumentException(modelFile + " has no variable '" + name + "'; its variables: "
                         + sd.variables().stream().map(v -> v.name()).toList());
             }
         }
-        long[] inputShape = sd.getVariable(input).placeholderShape();
+        long[] inputShape = featureInput ? sd.getVariable(input).placeholderShape() : null;
         int inputWidth = inputShape != null && inputShape.length == 2 && inputShape[1] > 0 ? (int) inputShape[1] : 0;
+        // a graph with embedding tables: the hashed ones' rows are files beside it, its ids placeholders are named
+        // like the CSV's id columns
+        io.jvmps.client.train.SavedTables tables = io.jvmps.client.train.SavedTables.load(sd,
+                modelFile.toAbsolutePath().getParent());
         return new Classifier() {
             @Override
-            public INDArray scores(INDArray features) {
+            public INDArray scores(LabeledData batch) {
                 io.jvmps.client.train.FreshSessionArrays.apply(sd);
-                return sd.output(Map.of(input, features), prediction).get(prediction);
+                Map<String, INDArray> inputs = new java.util.HashMap<>();
+                tables.positions(batch.ids()).forEach((name, ids) -> {
+                    if (sd.hasVariable(name) && sd.getVariable(name).isPlaceHolder()) {
+                        inputs.put(name, ids);
+                    }
+                });
+                if (featureInput && batch.features().size(1) > 0) {
+                    inputs.put(input, batch.features());
+                }
+                return sd.output(inputs, prediction).get(prediction);
             }
 
             @Override
@@ -184,8 +214,8 @@ public final class PredictCommand {
         }
         return new Classifier() {
             @Override
-            public INDArray scores(INDArray features) {
-                return net.output(features);
+            public INDArray scores(LabeledData batch) {
+                return net.output(batch.features());
             }
 
             @Override
@@ -196,7 +226,8 @@ public final class PredictCommand {
     }
 
     /** @param inputWidth the graph's features per example, 0 if it does not say */
-    private static Examples data(Map<String, String> options, ExportManifest manifest, int inputWidth) {
+    private static Examples data(Map<String, String> options, ExportManifest manifest, int inputWidth,
+                                 PredictionScores.Task task) {
         String format = option(options, "data", manifest == null ? null : manifest.data(), null);
         if (format == null) {
             throw new IllegalArgumentException("--data is missing (MNIST, CSV, NPY, LIBSVM or IMAGES) and the model has no model.json");
@@ -214,6 +245,7 @@ public final class PredictCommand {
                                 manifest == null || manifest.csvHeader() == null ? null
                                         : manifest.csvHeader().toString(), "true")),
                         option(options, "csv.delimiter", manifest == null ? null : manifest.csvDelimiter(), ","));
+                csv = CsvColumnOptions.apply(csv, options.get("csv.columns"), options.get("csv.value-separator"), task);
                 int classes = manifest == null ? 0 : manifest.numClasses();
                 return CsvFile.open(Path.of(require(options, "data-file")), csv, classes);
             }

@@ -78,6 +78,74 @@ class PredictCommandTest {
         assertThat(out.toString()).contains("accuracy: 1.0000 (4/4)");
     }
 
+    /**
+     * A graph with tables as the library's trainer saves it: a bounded table inside the file, a hashed one's rows
+     * beside it; its placeholders are fed by the CSV's id columns of the same names.
+     */
+    private Path tableModel(boolean clicks) throws Exception {
+        org.nd4j.autodiff.samediff.SameDiff sd = org.nd4j.autodiff.samediff.SameDiff.create();
+        var user = sd.placeHolder("user", org.nd4j.linalg.api.buffer.DataType.INT64, -1);
+        var tag = sd.placeHolder("tag", org.nd4j.linalg.api.buffer.DataType.INT64, -1);
+        var userBias = sd.var("userBias", org.nd4j.linalg.factory.Nd4j.createFromArray(
+                new float[][] {{0f}, {1f}, {2f}}));
+        var tagBias = sd.var("tagBias", org.nd4j.linalg.factory.Nd4j.zeros(org.nd4j.linalg.api.buffer.DataType.FLOAT,
+                4, 1));
+        var sum = sd.gather(userBias, user, 0).add(sd.gather(tagBias, tag, 0));
+        (clicks ? sd.nn().sigmoid(sum) : sum).rename("prediction");
+        Path model = Files.createDirectories(dir.resolve(clicks ? "clicks" : "ratings")).resolve("model.sd");
+        sd.save(model.toFile(), false);
+        long red = io.jvmps.client.dataset.CsvIds.hash("tag", "red");
+        long blue = io.jvmps.client.dataset.CsvIds.hash("tag", "blue");
+        long[] ids = red < blue ? new long[] {red, blue} : new long[] {blue, red};
+        float[][] rows = red < blue ? new float[][] {{0.5f}, {-3f}} : new float[][] {{-3f}, {0.5f}};
+        org.nd4j.linalg.factory.Nd4j.writeAsNumpy(org.nd4j.linalg.factory.Nd4j.createFromArray(ids),
+                model.resolveSibling("tagBias.ids.npy").toFile());
+        org.nd4j.linalg.factory.Nd4j.writeAsNumpy(org.nd4j.linalg.factory.Nd4j.createFromArray(rows),
+                model.resolveSibling("tagBias.rows.npy").toFile());
+        return model;
+    }
+
+    @Test
+    void aRegressionGraphWithTablesIsScoredByRmseFromItsIdColumns() throws Exception {
+        Path model = tableModel(false);
+        // predictions: user + red (0.5) or blue (-3); green was never trained and reads a zero row
+        Path test = Files.writeString(dir.resolve("ratings.csv"), "user,tag,y\n1,red,1.5\n2,blue,0\n0,green,1\n");
+        int code = run("--model=" + model, "--data=CSV", "--data-file=" + test, "--csv.label=y", "--task=REGRESSION",
+                "--csv.columns=user:ID,tag:HASHED", "--prediction=prediction", "--output=" + dir.resolve("out.csv"));
+        assertThat(code).as(err.toString()).isZero();
+        // errors: 0, -1, -1
+        assertThat(out.toString()).contains(String.format(java.util.Locale.ROOT, "rmse: %.4f, mae: %.4f (3 targets)",
+                Math.sqrt(2.0 / 3), 2.0 / 3));
+        assertThat(Files.readAllLines(dir.resolve("out.csv"))).containsExactly("index,predicted,label", "0,1.5,1.5",
+                "1,-1.0,0.0", "2,0.0,1.0");
+    }
+
+    @Test
+    void aClickGraphIsScoredByAucAndLogLoss() throws Exception {
+        Path model = tableModel(true);
+        // p = sigmoid(user + tag): 0.818 (click), 0.269 (no click), 0.5 (click)
+        Path test = Files.writeString(dir.resolve("clicks.csv"), "user,tag,y\n1,red,1\n2,blue,0\n0,green,1\n");
+        int code = run("--model=" + model, "--data=CSV", "--data-file=" + test, "--csv.label=y", "--task=BINARY",
+                "--csv.columns=user:ID,tag:HASHED", "--prediction=prediction");
+        assertThat(code).as(err.toString()).isZero();
+        double logLoss = -(Math.log(1 / (1 + Math.exp(-1.5))) + Math.log(1 - 1 / (1 + Math.exp(1))) + Math.log(0.5)) / 3;
+        assertThat(out.toString()).contains(String.format(java.util.Locale.ROOT,
+                "auc: 1.0000, log loss: %.4f, accuracy: 1.0000 (3 examples)", logLoss));
+        err.reset();
+        Path bad = Files.writeString(dir.resolve("bad.csv"), "user,tag,y\n1,red,2\n");
+        assertThat(run("--model=" + model, "--data=CSV", "--data-file=" + bad, "--csv.label=y", "--task=BINARY",
+                "--csv.columns=user:ID,tag:HASHED", "--prediction=prediction")).isEqualTo(2);
+        assertThat(err.toString()).contains("line 2");
+        err.reset();
+        assertThat(run("--model=" + model, "--data=CSV", "--data-file=" + test, "--task=RANKING",
+                "--csv.columns=user:ID,tag:HASHED", "--prediction=prediction")).isEqualTo(2);
+        assertThat(err.toString()).contains("--task=RANKING is not one of CLASSIFICATION, REGRESSION, BINARY");
+        err.reset();
+        assertThat(run("--model=" + model, "--data=CSV", "--data-file=" + test, "--task=BINARY",
+                "--csv.columns=user:ID,tag", "--prediction=prediction")).isEqualTo(2);
+        assertThat(err.toString()).contains("--csv.columns entry 'tag' is not NAME:KIND");
+    }
+
     @Test
     void badArgumentsAndInputGiveAMessageAndCodeTwo() throws Exception {
         assertThat(run("--model")).isEqualTo(2);
