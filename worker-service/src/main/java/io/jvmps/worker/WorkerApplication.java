@@ -22,14 +22,19 @@ import org.springframework.core.env.Environment;
 public class WorkerApplication {
 
     /**
-     * Starts the worker; with {@code predict} as the first argument, runs {@link PredictCommand} instead
-     * (no Spring context, no cluster) and exits with its code.
+     * Starts the worker; with {@code predict} (or {@code clicks}) as the first argument, runs {@link PredictCommand}
+     * (or {@link io.jvmps.worker.ctr.ClicksCommand}) instead (no Spring context, no cluster) and exits with its code.
      */
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals(PredictCommand.NAME)) {
             quietLogging();
             System.exit(PredictCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length), System.out,
                     System.err));
+        }
+        if (args.length > 0 && args[0].equals(io.jvmps.worker.ctr.ClicksCommand.NAME)) {
+            quietLogging();
+            System.exit(io.jvmps.worker.ctr.ClicksCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length),
+                    System.out, System.err));
         }
         SpringApplication.run(WorkerApplication.class, args);
     }
