@@ -59,7 +59,10 @@ class SchedulerStateStoreTest {
         PartitionLease b = first.data.next(new PartitionRequest(w1, 1, 4, -1, -1));
         PartitionLease c = first.data.next(new PartitionRequest(w0, 1, 4, a.epoch(), a.partition()));
         first.job.report(new ProgressReport(w1, 1, 3, 3, 0.5, 100, 10, 20));
-        first.job.result(new ResultReport(w0, 90, 100, 12.5));
+        // a click model's result: its score histogram is what the job's AUC is merged from
+        first.job.result(ResultReport.clicks(w0, io.jvmps.common.metrics.ClickHistogram.of(
+                new double[] {0.9, 0.7, 0.2, 0.6}, new double[] {1, 0, 0, 1}), 12.5));
+        double auc = first.job.status().auc();
         first.store.save();
         long epoch = first.registry.epoch();
 
@@ -76,6 +79,8 @@ class SchedulerStateStoreTest {
         assertThat(second.data.next(new PartitionRequest(w0, 1, 4, c.epoch(), c.partition())).partition())
                 .as("a, b and c are not leased again").isEqualTo(3);
         assertThat(second.job.status().workersReported()).isEqualTo(1);
+        assertThat(second.job.status().task()).isEqualTo("BINARY");
+        assertThat(second.job.status().auc()).as("the histogram survives the restart").isEqualTo(auc).isEqualTo(0.75);
         assertThat(second.job.status().latest()).extracting(ProgressReport::step).containsExactly(3);
         assertThat(second.registry.authenticate(w1, w1Registration.nodeToken()).rank())
                 .as("a node's token still speaks for it after the restart").isEqualTo(1);
