@@ -116,13 +116,13 @@ public class JobTracker {
             checkClicks(report);
         }
         String task = task(report);
-        results.entrySet().stream().filter(e -> e.getKey() != worker.rank() && task != null
-                        && task(e.getValue()) != null && !task(e.getValue()).equals(task))
-                .findFirst().ifPresent(e -> {
-                    throw invalid("this job's workers report " + task(e.getValue()).toLowerCase(Locale.ROOT)
-                            + " results, this one a " + task.toLowerCase(Locale.ROOT)
-                            + " result; every worker must report the same kind");
-                });
+        for (Map.Entry<Integer, ResultReport> earlier : results.entrySet()) {
+            String other = task(earlier.getValue());
+            if (task != null && other != null && earlier.getKey() != worker.rank() && !other.equals(task)) {
+                throw invalid("this job's workers report " + other.toLowerCase(Locale.ROOT) + " results, this one a "
+                        + task.toLowerCase(Locale.ROOT) + " result; every worker must report the same kind");
+            }
+        }
         results.put(worker.rank(), report);
         logResult(worker.rank(), report);
         if (!finishAnnounced && finished()) {

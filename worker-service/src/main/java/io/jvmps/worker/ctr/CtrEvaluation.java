@@ -12,12 +12,20 @@ import java.util.stream.IntStream;
  * @param examples examples scored
  * @param auc      area under the ROC curve
  * @param oracle   AUC of the true probabilities on the same examples
- * @param logLoss  mean negative log-likelihood
- * @param correct  examples whose {@code p >= 0.5} matches the click
- * @param clicks   the scores' histogram, which the worker reports for the job's merged AUC and log loss
+ * @param clicks   the scores' histogram (log loss and accuracy at 0.5 come from it), which the worker reports for the
+ *                 job's merged AUC and log loss
  */
-public record CtrEvaluation(int examples, double auc, double oracle, double logLoss, long correct,
-                            ClickHistogram clicks) {
+public record CtrEvaluation(int examples, double auc, double oracle, ClickHistogram clicks) {
+
+    /** @return mean negative log-likelihood */
+    public double logLoss() {
+        return clicks.logLoss();
+    }
+
+    /** @return examples whose {@code p >= 0.5} matches the click */
+    public long correct() {
+        return clicks.correct();
+    }
 
     /**
      * @param model     the trained model (dense parameters set)
@@ -44,20 +52,15 @@ public record CtrEvaluation(int examples, double auc, double oracle, double logL
                     examples.length);
             System.arraycopy(p, 0, scores, start, p.length);
         }
-        double logLoss = 0;
-        long correct = 0;
         double[] probabilities = new double[n];
         double[] clicks = new double[n];
         for (int i = 0; i < n; i++) {
             labels[i] = (byte) data.label(from + i);
+            truth[i] = data.truth(from + i);
             probabilities[i] = scores[i];
             clicks[i] = labels[i];
-            truth[i] = data.truth(from + i);
-            double p = Math.min(1 - 1e-7, Math.max(1e-7, scores[i]));
-            logLoss -= labels[i] == 1 ? Math.log(p) : Math.log(1 - p);
-            correct += (scores[i] >= 0.5f) == (labels[i] == 1) ? 1 : 0;
         }
-        return new CtrEvaluation(n, Auc.of(scores, labels), Auc.of(truth, labels), n == 0 ? Double.NaN : logLoss / n,
-                correct, ClickHistogram.of(probabilities, clicks));
+        return new CtrEvaluation(n, Auc.of(scores, labels), Auc.of(truth, labels),
+                ClickHistogram.of(probabilities, clicks));
     }
 }

@@ -21,7 +21,6 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -273,23 +272,7 @@ public final class PredictCommand {
     }
 
     private static Map<String, String> parse(String[] args) {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (String arg : args) {
-            if (arg.equals("--help") || arg.equals("-h")) {
-                options.put("help", "");
-                continue;
-            }
-            int eq = arg.indexOf('=');
-            if (!arg.startsWith("--") || eq < 0) {
-                throw new IllegalArgumentException("expected --name=value, got '" + arg + "'\n" + USAGE);
-            }
-            String name = arg.substring(2, eq);
-            if (!OPTIONS.contains(name)) {
-                throw new IllegalArgumentException("unknown option --" + name + "\n" + USAGE);
-            }
-            options.put(name, arg.substring(eq + 1));
-        }
-        return options;
+        return io.jvmps.worker.command.CommandOptions.parse(args, OPTIONS, "\n" + USAGE);
     }
 
     private static String require(Map<String, String> options, String name) {
