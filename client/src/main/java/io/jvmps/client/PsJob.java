@@ -83,14 +83,27 @@ public final class PsJob implements AutoCloseable {
         SchedulerClient scheduler = new SchedulerClient(settings.schedulerHost(), settings.schedulerPort(),
                 settings.requestTimeout().compareTo(java.time.Duration.ofSeconds(10)) < 0 ? settings.requestTimeout()
                         : java.time.Duration.ofSeconds(10), settings.secret(), settings.schedulerTls());
-        SchedulerSession session = new SchedulerSession(scheduler, settings.advertisedHost(),
-                settings.heartbeatInterval(), clock);
+        return join(settings, clock, new SchedulerSession(scheduler, settings.advertisedHost(),
+                settings.heartbeatInterval(), clock), 0);
+    }
+
+    /**
+     * Joins through a scheduler session the caller made (a service that already talks to the scheduler, such as
+     * the stock worker, whose session carries its node identity), announcing its HTTP port. The job owns the
+     * session from here: {@link #close} closes it, and a failed join marks it failed and closes it.
+     *
+     * @param session  not yet registered
+     * @param httpPort the HTTP port shown in the cluster view (0: none)
+     * @see #join(ClientSettings, MonotonicClock)
+     */
+    public static PsJob join(ClientSettings settings, MonotonicClock clock, SchedulerSession session, int httpPort) {
+        SchedulerClient scheduler = session.client();
         ServerConnections connections = null;
         // the AllReduce endpoint of worker-local parameters: announced at registration, where the peers look
         io.jvmps.client.allreduce.RingEndpoint endpoint = io.jvmps.client.allreduce.RingEndpoint.bind("0.0.0.0", 0,
                 settings.secret(), scheduler, settings.requestTimeout());
         try {
-            RegisterResponse reg = session.register(0, endpoint.port(), settings.serverWaitTimeout(),
+            RegisterResponse reg = session.register(httpPort, endpoint.port(), settings.serverWaitTimeout(),
                     settings.serverWaitInterval());
             connections = new ServerWaiter(scheduler, clock).connect(reg.view().expectedServers(),
                     settings.serverWaitTimeout(), settings.serverWaitInterval(), session.identified(settings.connections()));

@@ -19,13 +19,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * A user's recommendation model on the library, as a project of its own ({@code examples/movielens}): a matrix
- * factorisation of MovieLens with the movies' genres as a multi-valued field, whose five embedding tables are on
- * 2 servers, trained by 2 programs on a fixed 80/20 split (the library's CSV reader takes the two id columns as
- * ids, the genres as hashed ids and the rating as a real label) to a test RMSE of at most 0.86. Mid-job one server
- * is killed: its replacement restores the tables' rows from the newest checkpoint and the programs roll back to
- * it. The job status's RMSE is the programs' summed errors', and the example's predictor, given only the saved
- * files (a SameDiff graph with every bounded table a variable again, the hashed genre table's rows beside it as
+ * A user's recommendation model, as a project of its own ({@code examples/movielens}): a matrix factorisation of
+ * MovieLens with the movies' genres as a multi-valued field, whose five embedding tables are on 2 servers, trained
+ * on a fixed 80/20 split to a test RMSE of at most 0.86 by two workers of one job: the stock worker jar, given the
+ * example's graph as a model file with its tables and CSV columns as settings, and the example's own program on the
+ * library. Both read the ratings with the library's CSV reader (the two id columns as ids, the genres as hashed
+ * ids, the rating as a real label) and train with the library's trainer. Mid-job one server is killed: its
+ * replacement restores the tables' rows from the newest checkpoint and both workers roll back to it. The job
+ * status's RMSE is the workers' summed errors', and the example's predictor, given only the files the stock worker
+ * saved (a SameDiff graph with every bounded table a variable again, the hashed genre table's rows beside it as
  * NumPy files), scores the test set to the same RMSE, and so does the worker jar's {@code predict}.
  */
 class RecommendationModelIT {
@@ -33,6 +35,12 @@ class RecommendationModelIT {
     private static final Pattern PREDICTED = Pattern.compile("PREDICTED rmse=(\\S+) mae=(\\S+) n=(\\d+)");
     private static final int MOVIES = 163_950;
     private static final int FACTORS = 32;
+    private static final Pattern WORKER_RESULT = Pattern.compile("Test RMSE on this worker's shard: \\S+, MAE \\S+ "
+            + "\\((\\d+) targets, squared error (\\S+)\\)");
+    private static final int EPOCHS = 8;
+    /** The example's tables (MovieLensTraining.TABLES), as the stock worker is told them. */
+    private static final String TABLES = "userFactors,movieFactors,genreFactors:hashed:init=0:seed=0,"
+            + "userBias:init=0:seed=0,movieBias:init=0:seed=0";
 
     @Test
     void aFactorisationWithItsTablesOnTheServersLearnsTheRatingsAndItsFileScoresTheSame() throws Exception {
@@ -48,30 +56,43 @@ class RecommendationModelIT {
                     "--ps.node.heartbeat-interval=300ms", "--ps.server.register-retry=500ms",
                     "--ps.checkpoint.dir=" + checkpoints, "--ps.checkpoint.every-steps=100"};
             NodeProcess[] servers = {cluster.startServer(0, 2, 2, serverArgs), cluster.startServer(1, 2, 2, serverArgs)};
-            NodeProcess[] programs = new NodeProcess[2];
-            for (int w = 0; w < 2; w++) {
-                programs[w] = cluster.startProgram("program-" + w, classPath, "com.example.movielens.MovieLensTraining",
-                        "--scheduler=127.0.0.1:" + cluster.schedulerPort(), "--data=" + data, "--out=" + out,
-                        "--epochs=10");
-            }
+            Path graphFile = cluster.freshDir("graph").resolve("ratings.sd");
+            NodeProcess write = cluster.startProgram("write-graph", classPath, "com.example.movielens.MovieLensTraining",
+                    "--write-graph=" + graphFile);
+            assertThat(write.awaitExit(Duration.ofMinutes(1))).as(write.tail()).isZero();
+            // the stock worker first, so it gets rank 0 and saves the model
+            NodeProcess worker = cluster.startWorker(0, 2, 2, "--ps.worker.model=" + graphFile,
+                    "--ps.worker.graph.tables=" + TABLES, "--ps.worker.graph.prediction=prediction",
+                    "--ps.worker.dataset.format=CSV", "--ps.worker.dataset.train-file=" + data.resolve("ratings-train.csv"),
+                    "--ps.worker.dataset.test-file=" + data.resolve("ratings-test.csv"),
+                    "--ps.worker.dataset.csv.label=rating", "--ps.worker.dataset.csv.label-kind=REAL",
+                    "--ps.worker.dataset.csv.columns=userId:ID,movieId:ID,genres:HASHED_IDS",
+                    "--ps.worker.training.epochs=" + EPOCHS, "--ps.worker.training.batch-size=256",
+                    "--ps.worker.training.seed=7", "--ps.worker.output.model-dir=" + out);
+            worker.awaitLog(Pattern.compile("Worker registered as \\S+ with rank 0"), Duration.ofMinutes(2));
+            NodeProcess program = cluster.startProgram("program", classPath, "com.example.movielens.MovieLensTraining",
+                    "--scheduler=127.0.0.1:" + cluster.schedulerPort(), "--data=" + data, "--out=" + out,
+                    "--epochs=" + EPOCHS);
             // mid-job, the server that got rank 1 is killed; a replacement restores its rows from the checkpoint
-            programs[0].awaitLog(Pattern.compile("step 450: loss"), Duration.ofMinutes(4));
+            program.awaitLog(Pattern.compile("step 450: loss"), Duration.ofMinutes(4));
             NodeProcess lost = NodeProcess.poll("the server of rank 1", Duration.ofSeconds(30), () -> java.util.Arrays
                     .stream(servers).filter(s -> s.logText().contains("Server rank 1 registered")).findFirst());
             lost.process().destroyForcibly().waitFor();
             NodeProcess replacement = cluster.startServerNamed("server-replacement", 2, 2, serverArgs);
-            double squared = 0;
-            long ratings = 0;
-            for (NodeProcess program : programs) {
-                assertThat(program.awaitExit(Duration.ofMinutes(8))).as(program.tail()).isZero();
-                Matcher result = RESULT.matcher(program.logText());
-                assertThat(result.find()).as(program.tail()).isTrue();
-                squared += Double.parseDouble(result.group(1));
-                ratings += Long.parseLong(result.group(3));
-            }
+            assertThat(program.awaitExit(Duration.ofMinutes(8))).as(program.tail()).isZero();
+            assertThat(worker.awaitExit(Duration.ofMinutes(2))).as(worker.tail()).isZero();
+            Matcher result = RESULT.matcher(program.logText());
+            assertThat(result.find()).as(program.tail()).isTrue();
+            Matcher workerResult = WORKER_RESULT.matcher(worker.logText());
+            assertThat(workerResult.find()).as(worker.tail()).isTrue();
+            double squared = Double.parseDouble(result.group(1)) + Double.parseDouble(workerResult.group(2));
+            long ratings = Long.parseLong(result.group(3)) + Long.parseLong(workerResult.group(1));
             assertThat(ratings).isEqualTo(20_000);
             assertThat(replacement.logText()).contains("Restored");
-            assertThat(programs[0].logText()).contains("Recovery 1 done: the servers are back at checkpoint step");
+            for (NodeProcess node : new NodeProcess[] {program, worker}) {
+                assertThat(node.logText()).as(node.name()).contains("Recovery 1 done: the servers are back at "
+                        + "checkpoint step");
+            }
             double rmse = Math.sqrt(squared / ratings);
             String status = cluster.schedulerGet("/api/v1/job").orElseThrow(() -> new AssertionError("no job status"));
             assertThat(status).contains("\"state\":\"FINISHED\"").contains("\"task\":\"REGRESSION\"");
@@ -84,13 +105,14 @@ class RecommendationModelIT {
             assertThat(rmse).isLessThanOrEqualTo(0.86);
             assertThat(meanRmse).isGreaterThan(1.0);
 
-            SameDiff saved = SameDiff.load(out.resolve("ratings.sd").toFile(), false);
+            assertThat(out.resolve("ratings.sd")).as("only rank 0 saves").doesNotExist();
+            SameDiff saved = SameDiff.load(out.resolve("model.sd").toFile(), false);
             assertThat(saved.getVariable("movieFactors").getArr().shape()).containsExactly(MOVIES, FACTORS);
             long[] genreIds = Nd4j.createFromNpyFile(out.resolve("genreFactors.ids.npy").toFile()).toLongVector();
             assertThat(genreIds).as("the hashed table's ids every server holds, ascending").isSorted();
             assertThat(genreIds.length).as("20 genres, and the padding id").isBetween(20, 21);
             NodeProcess predict = cluster.startProgram("predict", classPath, "com.example.movielens.PredictRatings",
-                    "--model=" + out, "--data=" + data);
+                    "--model=" + out.resolve("model.sd"), "--data=" + data);
             assertThat(predict.awaitExit(Duration.ofMinutes(2))).as(predict.tail()).isZero();
             Matcher predicted = PREDICTED.matcher(predict.logText());
             assertThat(predicted.find()).as(predict.tail()).isTrue();
@@ -99,7 +121,7 @@ class RecommendationModelIT {
                     .isCloseTo(rmse, within(1e-4));
             // the worker jar's predict reads the same files: the id columns feed the graph's placeholders
             Matcher tool = PredictTool.run(cluster, Pattern.compile("rmse: ([0-9.]+), mae: ([0-9.]+) \\((\\d+) targets\\)"),
-                    "--model=" + out.resolve("ratings.sd"), "--data=CSV",
+                    "--model=" + out.resolve("model.sd"), "--data=CSV",
                     "--data-file=" + data.resolve("ratings-test.csv"), "--csv.label=rating", "--task=REGRESSION",
                     "--csv.columns=userId:ID,movieId:ID,genres:HASHED_IDS", "--prediction=prediction");
             assertThat(Long.parseLong(tool.group(3))).isEqualTo(20_000);

@@ -45,6 +45,8 @@ public class SchedulerSession implements AutoCloseable {
      *                          {@code ps.cluster.heartbeat-timeout} without one)
      * @param clock             measures the registration and result deadlines
      */
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
     public SchedulerSession(SchedulerClient client, String host, Duration heartbeatInterval, MonotonicClock clock) {
         this.client = client;
         this.host = host;
@@ -198,8 +200,12 @@ public class SchedulerSession implements AutoCloseable {
         failed = true;
     }
 
+    /** Stops the heartbeats and leaves the job; a second call does nothing. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         heartbeatThread.shutdownNow();
         RegisterResponse reg = registration;
         if (reg != null) {

@@ -72,6 +72,37 @@ public record CsvFormat(String label, boolean header, char delimiter, boolean sk
                 names);
     }
 
+    /**
+     * The columns' kinds written as text, as a configuration file or a command line gives them.
+     *
+     * @param spec {@code NAME:KIND,NAME:KIND,...} ({@link ColumnKind}, any case; a name may be a 0-based index);
+     *             blank: no change
+     * @return the same layout with each named column read as its kind
+     * @throws IllegalArgumentException naming the entry that is not {@code NAME:KIND} or whose kind does not exist
+     */
+    public CsvFormat withColumns(String spec) {
+        CsvFormat out = this;
+        if (spec == null || spec.isBlank()) {
+            return out;
+        }
+        for (String entry : spec.split(",")) {
+            int colon = entry.lastIndexOf(':');
+            if (colon <= 0 || colon == entry.length() - 1 || entry.substring(0, colon).isBlank()) {
+                throw new IllegalArgumentException("column entry '" + entry.strip() + "' is not NAME:KIND");
+            }
+            String kind = entry.substring(colon + 1).strip().toUpperCase(java.util.Locale.ROOT);
+            ColumnKind parsed;
+            try {
+                parsed = ColumnKind.valueOf(kind);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("column entry '" + entry.strip() + "': " + kind + " is not one of "
+                        + java.util.Arrays.toString(ColumnKind.values()));
+            }
+            out = out.withColumn(entry.substring(0, colon).strip(), parsed);
+        }
+        return out;
+    }
+
     /** @return the same layout with {@code separator} splitting multi-valued cells */
     public CsvFormat withValueSeparator(char separator) {
         return new CsvFormat(label, header, delimiter, skipBadRows, labelKind, columns, separator, blankIsZero, names);

@@ -51,6 +51,44 @@ public record EmbeddingTable(String variable, boolean hashed, float initScale, l
         return new EmbeddingTable(variable, false, DEFAULT_INIT_SCALE, variable == null ? 0 : variable.hashCode(), null);
     }
 
+    /**
+     * A table declared as text, as a configuration file gives it: {@code NAME[:hashed][:init=SCALE][:seed=N]
+     * [:optimizer=TYPE]}, e.g. {@code genreFactors:hashed:init=0}. Unset parts keep {@link #of}'s defaults.
+     *
+     * @param spec the declaration
+     * @return the table
+     * @throws IllegalArgumentException naming the part that is not one of those, or a value that is not a number
+     * @throws PsException              INVALID_ARGUMENT for a name, scale or optimizer the servers do not take
+     */
+    public static EmbeddingTable parse(String spec) {
+        String[] parts = (spec == null ? "" : spec.strip()).split(":");
+        EmbeddingTable out = of(parts[0].strip());
+        for (int i = 1; i < parts.length; i++) {
+            String part = parts[i].strip();
+            int eq = part.indexOf('=');
+            String key = (eq < 0 ? part : part.substring(0, eq)).toLowerCase(java.util.Locale.ROOT);
+            String value = eq < 0 ? null : part.substring(eq + 1).strip();
+            try {
+                out = switch (key) {
+                    case "hashed" -> value == null ? out.asHashed() : bad(spec, part);
+                    case "init" -> value == null ? bad(spec, part) : out.withInit(Float.parseFloat(value), out.seed());
+                    case "seed" -> value == null ? bad(spec, part) : out.withInit(out.initScale(), Long.parseLong(value));
+                    case "optimizer" -> value == null ? bad(spec, part)
+                            : out.withOptimizer(value.toUpperCase(java.util.Locale.ROOT));
+                    default -> bad(spec, part);
+                };
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("table '" + spec + "': '" + part + "' needs a number");
+            }
+        }
+        return out;
+    }
+
+    private static EmbeddingTable bad(String spec, String part) {
+        throw new IllegalArgumentException("table '" + spec + "': '" + part + "' is not hashed, init=SCALE, seed=N "
+                + "or optimizer=TYPE (a table is NAME[:hashed][:init=SCALE][:seed=N][:optimizer=TYPE])");
+    }
+
     /** @return the same table taking any 64-bit id */
     public EmbeddingTable asHashed() {
         return new EmbeddingTable(variable, true, initScale, seed, optimizer);

@@ -64,6 +64,18 @@ class CsvFileTest {
     }
 
     @Test
+    void columnKindsWrittenAsTextSetEachNamedColumn() {
+        CsvFormat format = CsvFormat.of("rating", true, ",").withColumns(" userId:id, genres:HASHED_IDS ,3:skip");
+        assertThat(format.columns()).containsExactly(java.util.Map.entry("userId", ColumnKind.ID),
+                java.util.Map.entry("genres", ColumnKind.HASHED_IDS), java.util.Map.entry("3", ColumnKind.SKIP));
+        assertThat(CsvFormat.of("0", true, ",").withColumns(" ").columns()).isEmpty();
+        assertThatThrownBy(() -> CsvFormat.of("0", true, ",").withColumns("userId"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'userId' is not NAME:KIND");
+        assertThatThrownBy(() -> CsvFormat.of("0", true, ",").withColumns("userId:CATEGORY"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CATEGORY is not one of [NUMBER");
+    }
+
+    @Test
     void gathersAnyRowsInTheOrderAskedAcrossChunkBoundariesAndLineEndings() throws Exception {
         StringBuilder text = new StringBuilder("y,a,b,c,d,e,f,g,h\r\n");
         int rows = 40_000; // ~1.4 MB: rows cross the reader's 1 MiB chunks

@@ -32,7 +32,11 @@ import java.util.Map;
  * <pre>
  * java -cp ... com.example.movielens.MovieLensTraining --scheduler=HOST:PORT --data=DIR --out=DIR
  *      [--secret=S (default: $PS_SECURITY_SECRET)] [--epochs=10] [--batch=256]
+ * java -cp ... com.example.movielens.MovieLensTraining --write-graph=FILE
  * </pre>
+ *
+ * With {@code --write-graph} it only saves the untrained graph to {@code FILE}, for the stock worker to train (its
+ * tables declared with {@code ps.worker.graph.tables=}{@value #TABLES}).
  *
  * The servers' optimizer trains every table and the mean (ADAGRAD with learning rate 0.04 and initial accumulator
  * 0 gets test RMSE about 0.855 in 10 epochs). It prints
@@ -62,8 +66,18 @@ public final class MovieLensTraining {
     private MovieLensTraining() {
     }
 
+    /** The tables as {@link #graph} declares them, written as the stock worker's {@code ps.worker.graph.tables}. */
+    public static final String TABLES = "userFactors,movieFactors,genreFactors:hashed:init=0:seed=0,"
+            + "userBias:init=0:seed=0,movieBias:init=0:seed=0";
+
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = parse(args);
+        if (opts.containsKey("write-graph")) {
+            Path file = Path.of(require(opts, "write-graph"));
+            model().save(file.toFile(), false);
+            System.out.println("WROTE " + file);
+            return;
+        }
         String[] scheduler = require(opts, "scheduler").split(":");
         String secret = opts.getOrDefault("secret", System.getenv("PS_SECURITY_SECRET"));
         if (secret == null) {
@@ -106,6 +120,15 @@ public final class MovieLensTraining {
      * {@code label} [n, 1]; the output {@code prediction} [n, 1]
      */
     static SameDiffGraph graph() {
+        // the factors start uniform in [-0.05, 0.05) on the servers, the biases and genres at zero
+        return SameDiffGraph.withTables(model(), new GraphNames("input", "label", "loss", "prediction"),
+                "rating factorisation with genres", EmbeddingTable.of("userFactors"),
+                EmbeddingTable.of("movieFactors"), EmbeddingTable.of("genreFactors").withInit(0f, 0).asHashed(),
+                EmbeddingTable.of("userBias").withInit(0f, 0), EmbeddingTable.of("movieBias").withInit(0f, 0));
+    }
+
+    /** @return the graph of {@link #graph} as plain SameDiff, its tables ordinary variables */
+    static SameDiff model() {
         SameDiff sd = SameDiff.create();
         SDVariable user = sd.placeHolder("userId", DataType.INT64, -1);
         SDVariable movie = sd.placeHolder("movieId", DataType.INT64, -1);
@@ -130,11 +153,7 @@ public final class MovieLensTraining {
                 .add(bu.mul(bu).add(bm.mul(bm)).mul(BIAS_L2))
                 .add(g.mul(g).sum(2).mul(genreMask).sum(true, 1).mul(GENRE_L2));
         error.mul(error).add(penalty).mean().rename("loss");
-        // the factors start uniform in [-0.05, 0.05) on the servers, the biases and genres at zero
-        return SameDiffGraph.withTables(sd, new GraphNames("input", "label", "loss", "prediction"),
-                "rating factorisation with genres", EmbeddingTable.of("userFactors"),
-                EmbeddingTable.of("movieFactors"), EmbeddingTable.of("genreFactors").withInit(0f, 0).asHashed(),
-                EmbeddingTable.of("userBias").withInit(0f, 0), EmbeddingTable.of("movieBias").withInit(0f, 0));
+        return sd;
     }
 
     static Map<String, String> parse(String[] args) {

@@ -19,8 +19,11 @@ import java.util.Map;
  * whose hashing of the genre names the trained ids came from.
  *
  * <pre>
- * java -cp ... com.example.movielens.PredictRatings --model=DIR --data=DIR
+ * java -cp ... com.example.movielens.PredictRatings --model=DIR|FILE --data=DIR
  * </pre>
+ *
+ * {@code --model} is the folder {@link MovieLensTraining} saved {@code ratings.sd} in, or the saved graph itself (the
+ * stock worker writes {@code model.sd}), the genre table's files beside it.
  *
  * It prints {@code PREDICTED rmse=<r> mae=<m> n=<ratings>}; it exits with 1 on any error.
  */
@@ -47,12 +50,14 @@ public final class PredictRatings {
     }
 
     /**
-     * @param model the folder with {@code ratings.sd} and the genre table's files
+     * @param model the folder with {@code ratings.sd} and the genre table's files, or the graph's file
      * @param rows  ratings with their ids ({@code userId}, {@code movieId}, {@code genres}, {@code genres_mask})
      * @return the predicted ratings {@code [n, 1]}
      */
     static INDArray predict(Path model, LabeledData rows) {
-        SameDiff sd = SameDiff.load(model.resolve("ratings.sd").toFile(), false);
+        Path file = java.nio.file.Files.isDirectory(model) ? model.resolve("ratings.sd") : model;
+        model = file.toAbsolutePath().getParent();
+        SameDiff sd = SameDiff.load(file.toFile(), false);
         long[] genreIds = Nd4j.createFromNpyFile(model.resolve("genreFactors.ids.npy").toFile()).toLongVector();
         sd.getVariable("genreFactors").setArray(Nd4j.createFromNpyFile(model.resolve("genreFactors.rows.npy").toFile()));
         INDArray genres = rows.ids().get("genres");

@@ -26,6 +26,13 @@ class MovieLensTrainingTest {
     }
 
     @Test
+    void theStockWorkersTableSettingDeclaresTheTablesAsThisProgramDoes() {
+        assertEquals(MovieLensTraining.graph().tables().list().stream().map(t -> t.table()).toList(),
+                java.util.Arrays.stream(MovieLensTraining.TABLES.split(","))
+                        .map(io.jvmps.client.train.EmbeddingTable::parse).toList());
+    }
+
+    @Test
     void theRatingsFormatGivesEachPlaceholderItsIds(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("ratings-test.csv"), """
                 userId,movieId,rating,genres

@@ -80,9 +80,33 @@ public class WorkerConfiguration {
      */
     @Bean
     ModelProvider modelProvider(WorkerProperties props) {
-        return ModelProviders.resolve(props.model(), props.graph().names(),
-                io.jvmps.worker.model.PluginJars.loader(java.nio.file.Path.of(props.pluginsDir()),
-                        WorkerConfiguration.class.getClassLoader()));
+        return resolveModel(props, io.jvmps.worker.model.PluginJars.loader(java.nio.file.Path.of(props.pluginsDir()),
+                WorkerConfiguration.class.getClassLoader()));
+    }
+
+    /**
+     * @param loader where to look for ModelProviders
+     * @return the model of {@code ps.worker.model}: a model file the library trains when the graph has tables or the
+     * label is not a class ({@link io.jvmps.worker.model.LibraryGraph}), else the stock worker's
+     * ({@link ModelProviders#resolve})
+     * @throws io.jvmps.common.protocol.PsException INVALID_ARGUMENT naming the property that does not fit
+     */
+    static ModelProvider resolveModel(WorkerProperties props, ClassLoader loader) {
+        if (!props.trainsWithLibrary()) {
+            return ModelProviders.resolve(props.model(), props.graph().names(), loader);
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(props.model().trim());
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
+                    "ps.worker.graph.tables and ps.worker.dataset.csv.label-kind=BINARY or REAL need ps.worker.model "
+                            + "to be a SameDiff model file; no file at " + file.toAbsolutePath());
+        }
+        if (props.dataset().format() != DataFormat.CSV) {
+            throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
+                    "a model file with tables or a BINARY or REAL label reads CSV data: set "
+                            + "ps.worker.dataset.format=CSV (it is " + props.dataset().format() + ")");
+        }
+        return io.jvmps.worker.model.LibraryGraph.load(file, props.graph().names(), props.graph().embeddingTables());
     }
 
     /** Exports asked for over REST while the job runs, served by the training thread. */
@@ -116,6 +140,7 @@ public class WorkerConfiguration {
 
     @Bean
     WorkerJob workerJob(WorkerProperties props, SchedulerSession session, TrainingState state, Clock clock,
+                        SchedulerAddress scheduler, ClusterTls tls, NodeProperties node,
                         io.jvmps.common.time.MonotonicClock deadlines,
                         Placement placement, WorkerRSocketPort rsocketPort, LocalSyncFactory localSync,
                         TrainingMeters meters, ClusterSecret secret, TcpClients tcp, ModelProvider models,
@@ -126,7 +151,18 @@ public class WorkerConfiguration {
                 secret, tcp, props.servers().connectionLossTimeout());
         return new WorkerJob(props, session, servers, state, dataLoader(props),
                 new io.jvmps.worker.train.JobClocks(clock, deadlines), placement, rsocketPort,
-                localSync, meters, models, exports);
+                localSync, meters, models, exports, new io.jvmps.worker.train.LibraryJob(props,
+                        librarySettings(props, scheduler, secret, tcp, tls, node), deadlines, state, meters));
+    }
+
+    /** The library's settings of a job it trains for this worker: the worker's own address, secret, TLS and waits. */
+    private static io.jvmps.client.ClientSettings librarySettings(WorkerProperties props, SchedulerAddress scheduler,
+                                                                  ClusterSecret secret, TcpClients tcp, ClusterTls tls,
+                                                                  NodeProperties node) {
+        ServerCallProperties servers = props.servers();
+        return new io.jvmps.client.ClientSettings(scheduler.host(), scheduler.port(), secret, node.host(),
+                servers.requestTimeout(), servers.waitTimeout(), servers.waitInterval(), node.heartbeatInterval(),
+                servers.connectionLossTimeout(), servers.recoveryTimeout(), tcp, tls.sslContext());
     }
 
     /**

@@ -53,6 +53,15 @@ public record WorkerProperties(
         localParams = localParams == null ? List.of() : List.copyOf(localParams);
     }
 
+    /**
+     * @return whether the client library's trainer trains this job: a model file whose graph has embedding tables
+     * or whose label is not a class (the other dense jobs still run the stock worker's own loop)
+     */
+    public boolean trainsWithLibrary() {
+        return job == JobKind.CLASSIFICATION && graph != null && dataset != null
+                && (!graph.tables().isEmpty() || dataset.csv().labelKind() != io.jvmps.client.dataset.LabelKind.CLASS);
+    }
+
     /** @return whether the job can read the data format: the SPARSE_LINEAR job reads LibSVM only */
     @AssertTrue(message = "ps.worker.job=SPARSE_LINEAR reads LibSVM files: set ps.worker.dataset.format=LIBSVM")
     public boolean isDataReadableByJob() {

@@ -43,17 +43,7 @@ public final class FileModel extends SameDiffModel {
      *                     not a float32 matrix, a parameter that is not float32, or no parameter at all
      */
     public static FileModel load(Path file, GraphNames names) {
-        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.model: no readable model file at "
-                    + file.toAbsolutePath());
-        }
-        SameDiff sd;
-        try {
-            sd = SameDiff.load(file.toFile(), false);
-        } catch (RuntimeException e) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.model: " + file + " is not a SameDiff model "
-                    + "file (" + e.getMessage() + ")");
-        }
+        SameDiff sd = read(file);
         String label = "model file " + file.getFileName();
         SameDiffGraph graph = SameDiffGraph.of(sd, names, label);
         Map<String, INDArray> saved = new LinkedHashMap<>();
@@ -61,6 +51,24 @@ public final class FileModel extends SameDiffModel {
             saved.put(spec.name(), graph.param(spec.name()));
         }
         return new FileModel(label, graph, saved);
+    }
+
+    /**
+     * @return the SameDiff graph saved in {@code file}
+     * @throws PsException INVALID_ARGUMENT naming {@code ps.worker.model} and the file when it is missing,
+     *                     unreadable or not a SameDiff model
+     */
+    static SameDiff read(Path file) {
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.model: no readable model file at "
+                    + file.toAbsolutePath());
+        }
+        try {
+            return SameDiff.load(file.toFile(), false);
+        } catch (RuntimeException e) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.model: " + file + " is not a SameDiff model "
+                    + "file (" + e.getMessage() + ")");
+        }
     }
 
     /** @return the values saved in the file, whatever the seed: every worker starts from them */

@@ -4,9 +4,6 @@ import io.jvmps.client.dataset.ColumnKind;
 import io.jvmps.client.dataset.CsvFormat;
 import io.jvmps.client.dataset.LabelKind;
 
-import java.util.Arrays;
-import java.util.Locale;
-
 /**
  * {@code predict}'s CSV options beyond the label and the separator: {@code --csv.columns=NAME:KIND,...} (what each
  * column holds, {@link ColumnKind}), {@code --csv.value-separator} (inside a multi-valued cell) and the label's kind
@@ -26,20 +23,10 @@ final class CsvColumnOptions {
             case REGRESSION -> LabelKind.REAL;
             case BINARY -> LabelKind.BINARY;
         });
-        if (columns != null && !columns.isBlank()) {
-            for (String entry : columns.split(",")) {
-                int colon = entry.lastIndexOf(':');
-                if (colon <= 0 || colon == entry.length() - 1) {
-                    throw new IllegalArgumentException("--csv.columns entry '" + entry.strip() + "' is not NAME:KIND");
-                }
-                String kind = entry.substring(colon + 1).strip().toUpperCase(Locale.ROOT);
-                try {
-                    out = out.withColumn(entry.substring(0, colon).strip(), ColumnKind.valueOf(kind));
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("--csv.columns entry '" + entry.strip() + "': " + kind
-                            + " is not one of " + Arrays.toString(ColumnKind.values()));
-                }
-            }
+        try {
+            out = out.withColumns(columns);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--csv.columns: " + e.getMessage());
         }
         if (valueSeparator != null) {
             if (valueSeparator.length() != 1) {

@@ -67,18 +67,21 @@ public class WorkerJob {
     private final io.jvmps.worker.model.ModelProvider models;
     private final io.jvmps.worker.export.ExportRequests exports;
     private final JobExports jobExports;
+    private final LibraryJob library;
 
     /**
      * @param placement   which parameters the servers manage (the rest are worker-local)
      * @param rsocketPort this worker's RSocket server port (AllReduce endpoint), announced at registration
      * @param localSync   builds the synchronisation of worker-local parameters
+     * @param library     trains a model the library trains ({@link io.jvmps.worker.model.LibraryGraph})
      */
     public WorkerJob(WorkerProperties props, SchedulerSession session,
                      io.jvmps.client.transport.ConnectionSettings connectionSettings,
                      TrainingState state, DataLoader dataLoader, JobClocks clocks, Placement placement,
                      WorkerRSocketPort rsocketPort, LocalSyncFactory localSync, TrainingMeters meters,
                      io.jvmps.worker.model.ModelProvider models,
-                     io.jvmps.worker.export.ExportRequests exports) {
+                     io.jvmps.worker.export.ExportRequests exports, LibraryJob library) {
+        this.library = library;
         this.exports = exports;
         this.jobExports = new JobExports(props, exports, clocks, session);
         this.models = models;
@@ -101,6 +104,11 @@ public class WorkerJob {
     public int run(int httpPort) {
         try (ProgressReporter progress = new ProgressReporter(session.client())) {
             state.phase(TrainingState.Phase.STARTING);
+            if (models instanceof io.jvmps.worker.model.LibraryGraph graph) {
+                library.run(session, httpPort, graph);
+                state.phase(TrainingState.Phase.FINISHED);
+                return 0;
+            }
             int port = rsocketPort.await(props.servers().waitTimeout());
             RegisterResponse reg = session.register(httpPort, port, props.servers().waitTimeout(),
                     props.servers().waitInterval());

@@ -18,8 +18,7 @@ class WorkerPropertiesValidationTest {
     static class Props {
         @org.springframework.context.annotation.Bean
         io.jvmps.worker.model.ModelProvider modelProvider(WorkerProperties props) {
-            return io.jvmps.worker.model.ModelProviders.resolve(props.model(), props.graph().names(),
-                    Props.class.getClassLoader());
+            return WorkerConfiguration.resolveModel(props, Props.class.getClassLoader());
         }
 
     }
@@ -85,6 +84,60 @@ class WorkerPropertiesValidationTest {
                     .startsWith("[INVALID_ARGUMENT] ps.worker.model='RESNET' is neither a built-in model [LENET5, SOFTMAX], a "
                             + "ModelProvider on the class path [], nor a model file (no file at ");
         });
+    }
+
+    @Test
+    void aModelFileWithTablesIsTrainedByTheLibraryWithItsTablesDeclared(@org.junit.jupiter.api.io.TempDir
+                                                                        java.nio.file.Path dir) {
+        String file = io.jvmps.worker.model.UserGraphs.ratings(dir.resolve("ratings.sd")).toString();
+        String[] settings = {"ps.worker.model=" + file, "ps.worker.dataset.format=CSV",
+                "ps.worker.graph.prediction=prediction", "ps.worker.dataset.csv.label-kind=REAL",
+                "ps.worker.dataset.csv.columns=user:ID,item:ID"};
+        runner.withPropertyValues(settings).withPropertyValues("ps.worker.graph.tables=users,items:hashed:init=0")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    var graph = (io.jvmps.worker.model.LibraryGraph) context.getBean(io.jvmps.worker.model.ModelProvider.class);
+                    assertThat(graph.graph().tables().variables()).containsExactly("users", "items");
+                    assertThat(graph.graph().params()).extracting(p -> p.name()).containsExactly("mean");
+                    assertThat(graph.tables().get(1)).isEqualTo(io.jvmps.client.train.EmbeddingTable.of("items")
+                            .asHashed().withInit(0f, io.jvmps.client.train.EmbeddingTable.of("items").seed()));
+                    assertThat(context.getBean(WorkerProperties.class).dataset().csv().format().columns())
+                            .containsOnlyKeys("user", "item");
+                });
+        runner.withPropertyValues(settings).run(context -> assertThat(describe(context)).as("a table left undeclared "
+                + "is a gather of a dense variable, which the library refuses by name").contains("users"));
+        runner.withPropertyValues(settings).withPropertyValues("ps.worker.graph.tables=users,items:hash")
+                .run(context -> assertThat(describe(context)).contains("ps.worker.graph.tables: table 'items:hash': "
+                        + "'hash' is not hashed"));
+        runner.withPropertyValues(settings).withPropertyValues("ps.worker.graph.tables=users,genres")
+                .run(context -> assertThat(describe(context)).contains("embedding table 'genres' must be a FLOAT "
+                        + "variable"));
+        runner.withPropertyValues(settings).withPropertyValues("ps.worker.graph.tables=users,items",
+                "ps.worker.dataset.format=LIBSVM").run(context -> assertThat(describe(context))
+                .contains("reads CSV data: set ps.worker.dataset.format=CSV (it is LIBSVM)"));
+        runner.withPropertyValues("ps.worker.graph.tables=users").run(context -> assertThat(describe(context))
+                .contains("need ps.worker.model to be a SameDiff model file"));
+    }
+
+    @Test
+    void csvColumnsAndTheValueSeparatorAreReadOrRefusedByName() {
+        runner.withPropertyValues("ps.worker.dataset.csv.columns=user:id,tags:IDS",
+                "ps.worker.dataset.csv.value-separator=;").run(context -> {
+                    var format = context.getBean(WorkerProperties.class).dataset().csv().format();
+                    assertThat(format.columns()).containsEntry("user", io.jvmps.client.dataset.ColumnKind.ID);
+                    assertThat(format.valueSeparator()).isEqualTo(';');
+                });
+        runner.withPropertyValues("ps.worker.dataset.csv.columns=user").run(context ->
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> context.getBean(WorkerProperties.class)
+                        .dataset().csv().format()).hasMessageContaining("ps.worker.dataset.csv.columns: column entry "
+                        + "'user' is not NAME:KIND"));
+        runner.withPropertyValues("ps.worker.dataset.csv.value-separator=;;").run(context ->
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> context.getBean(WorkerProperties.class)
+                        .dataset().csv().format()).hasMessageContaining("value-separator must be one character"));
+    }
+
+    private static String describe(org.springframework.boot.test.context.assertj.AssertableApplicationContext context) {
+        return io.jvmps.common.startup.StartupFailureReporter.describe(context.getStartupFailure());
     }
 
     @Test

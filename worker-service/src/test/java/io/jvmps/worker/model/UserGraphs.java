@@ -40,4 +40,27 @@ public final class UserGraphs {
         sd.save(file.toFile(), false);
         return file;
     }
+
+    /**
+     * A rating factorisation a user could save: {@code prediction = mean + users[user] . items[item]} with int64
+     * placeholders {@code user} and {@code item}, tables {@code users [10, 3]} and {@code items [20, 3]}, a dense
+     * {@code mean [1, 1]}, label {@code label [-1, 1]} and squared-error {@code loss}.
+     *
+     * @return the path written
+     */
+    public static Path ratings(Path file) {
+        SameDiff sd = SameDiff.create();
+        SDVariable user = sd.placeHolder("user", DataType.INT64, -1);
+        SDVariable item = sd.placeHolder("item", DataType.INT64, -1);
+        SDVariable label = sd.placeHolder("label", DataType.FLOAT, -1, 1);
+        SDVariable users = sd.var("users", Nd4j.zeros(DataType.FLOAT, 10, 3));
+        SDVariable items = sd.var("items", Nd4j.zeros(DataType.FLOAT, 20, 3));
+        SDVariable mean = sd.var("mean", Nd4j.valueArrayOf(new long[] {1, 1}, 3f));
+        SDVariable prediction = sd.gather(users, user, 0).mul(sd.gather(items, item, 0)).sum(true, 1).add(mean)
+                .rename("prediction");
+        SDVariable error = prediction.sub(label);
+        error.mul(error).mean().rename("loss");
+        sd.save(file.toFile(), false);
+        return file;
+    }
 }

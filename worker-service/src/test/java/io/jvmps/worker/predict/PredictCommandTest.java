@@ -143,7 +143,7 @@ class PredictCommandTest {
         err.reset();
         assertThat(run("--model=" + model, "--data=CSV", "--data-file=" + test, "--task=BINARY",
                 "--csv.columns=user:ID,tag", "--prediction=prediction")).isEqualTo(2);
-        assertThat(err.toString()).contains("--csv.columns entry 'tag' is not NAME:KIND");
+        assertThat(err.toString()).contains("--csv.columns: column entry 'tag' is not NAME:KIND");
     }
 
     @Test

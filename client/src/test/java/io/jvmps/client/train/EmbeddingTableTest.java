@@ -1,0 +1,37 @@
+package io.jvmps.client.train;
+
+import io.jvmps.common.protocol.PsException;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class EmbeddingTableTest {
+    @Test
+    void aBareNameIsTheDefaultTable() {
+        assertThat(EmbeddingTable.parse(" userFactors ")).isEqualTo(EmbeddingTable.of("userFactors"));
+    }
+
+    @Test
+    void everyPartSetsWhatItNames() {
+        EmbeddingTable t = EmbeddingTable.parse("genres:hashed:init=0.01:seed=7:optimizer=adagrad");
+        assertThat(t).isEqualTo(EmbeddingTable.of("genres").asHashed().withInit(0.01f, 7).withOptimizer("ADAGRAD"));
+        assertThat(EmbeddingTable.parse("bias:init=0").seed()).isEqualTo(EmbeddingTable.of("bias").seed());
+    }
+
+    @Test
+    void aPartThatIsNoneOfThoseIsRefusedByName() {
+        assertThatThrownBy(() -> EmbeddingTable.parse("t:hash")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'hash' is not hashed, init=SCALE");
+        assertThatThrownBy(() -> EmbeddingTable.parse("t:init")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'init'");
+        assertThatThrownBy(() -> EmbeddingTable.parse("t:init=big")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'init=big' needs a number");
+    }
+
+    @Test
+    void whatTheServersDoNotTakeIsRefusedAsTheyWould() {
+        assertThatThrownBy(() -> EmbeddingTable.parse("")).isInstanceOf(PsException.class);
+        assertThatThrownBy(() -> EmbeddingTable.parse("t:init=-1")).isInstanceOf(PsException.class);
+    }
+}
