@@ -25,6 +25,12 @@ class ClientLibraryIT {
             + "loaded-accuracy=([0-9.]+)");
     private static final Pattern FINISHED = Pattern.compile("Job finished: test accuracy ([0-9.]+)% \\((\\d+)/(\\d+)\\)");
 
+    /**
+     * The program with the output layer's weights and bias kept on the workers: the trainers average their
+     * gradients by the ring AllReduce among the two programs (each announced its endpoint at registration) and
+     * update them with the servers' Adam and its cosine schedule, so both end on one model though the servers hold
+     * only the first layer. (The other cases train every parameter on the servers.)
+     */
     @Test
     void aUsersProgramTrainsItsNetworkThroughTheServersAndItsFilePredictsTheSame() throws Exception {
         String classPath = TestPaths.exampleClassPath("mnist-library");
@@ -34,41 +40,14 @@ class ClientLibraryIT {
                     "--ps.consistency.mode=SYNC", "--ps.optimizer.schedule=COSINE", "--ps.optimizer.warmup-steps=20",
                     "--ps.optimizer.min-learning-rate=0.0002");
             NodeProcess scheduler = started.scheduler();
-            NodeProcess[] programs = startPrograms(cluster, classPath, out, "--epochs=2");
-            awaitOneModel(programs, "400"); // each worker: 2 epochs of 10000 examples in batches of 50
+            NodeProcess[] programs = startPrograms(cluster, classPath, out, "--epochs=2", "--on-workers=w2,b2");
+            // each worker: 2 epochs of 10000 examples in batches of 50
+            awaitOneModel(programs, "400", "keeps [w2, b2] on the workers");
+            long held = 0;
             for (NodeProcess server : started.servers()) {
                 // the trainer told the servers its fit's length, so the cosine (no total-steps) spans those 400 steps
                 assertThat(server.logText()).as(server.tail())
                         .contains("Learning-rate schedule sized for the job's 400 updates");
-            }
-            Matcher exported = exportOf(programs);
-            assertThat(Path.of(exported.group(1))).isEqualTo(out.resolve("model.sd")).isRegularFile();
-            Matcher job = scheduler.awaitLog(FINISHED, Duration.ofSeconds(30));
-            assertThat(job.group(3)).isEqualTo("4000");
-            String status = cluster.schedulerGet("/api/v1/job").orElseThrow();
-            assertThat(status).contains("\"state\":\"FINISHED\"");
-            assertThat(Pattern.compile("\"globalStep\":400,").matcher(status).results().count())
-                    .as("each program's last progress report: " + status).isEqualTo(2);
-        }
-    }
-
-    /**
-     * The same program with the output layer's weights and bias kept on the workers: the trainers average
-     * their gradients by the ring AllReduce among the two programs (each announced its endpoint at
-     * registration) and update them with the servers' Adam, so both end on one model though the servers hold
-     * only the first layer.
-     */
-    @Test
-    void parametersPlacedOnTheWorkersStayEqualThroughTheAllReduce() throws Exception {
-        String classPath = TestPaths.exampleClassPath("mnist-library");
-        try (LocalCluster cluster = new LocalCluster("client-library-hybrid")) {
-            Path out = cluster.freshDir("model");
-            Job job = startJob(cluster, "--ps.optimizer.type=ADAM", "--ps.optimizer.learning-rate=0.002",
-                    "--ps.consistency.mode=SYNC");
-            NodeProcess[] programs = startPrograms(cluster, classPath, out, "--epochs=2", "--on-workers=w2,b2");
-            awaitOneModel(programs, "400", "keeps [w2, b2] on the workers");
-            long held = 0;
-            for (NodeProcess server : job.servers()) {
                 int port = Integer.parseInt(server.awaitLog(Pattern.compile("Netty started on port (\\d+)"),
                         Duration.ofSeconds(1)).group(1));
                 String status = NodeProcess.poll("the server's status", Duration.ofSeconds(10),
@@ -78,8 +57,14 @@ class ClientLibraryIT {
                 held += Long.parseLong(elements.group(1));
             }
             assertThat(held).as("the servers hold w1 [784, 128] and b1 [1, 128] only").isEqualTo(784 * 128 + 128);
-            exportOf(programs);
-            assertThat(job.scheduler().awaitLog(FINISHED, Duration.ofSeconds(30)).group(3)).isEqualTo("4000");
+            Matcher exported = exportOf(programs);
+            assertThat(Path.of(exported.group(1))).isEqualTo(out.resolve("model.sd")).isRegularFile();
+            Matcher job = scheduler.awaitLog(FINISHED, Duration.ofSeconds(30));
+            assertThat(job.group(3)).isEqualTo("4000");
+            String status = cluster.schedulerGet("/api/v1/job").orElseThrow();
+            assertThat(status).contains("\"state\":\"FINISHED\"");
+            assertThat(Pattern.compile("\"globalStep\":400,").matcher(status).results().count())
+                    .as("each program's last progress report: " + status).isEqualTo(2);
         }
     }
 

@@ -99,7 +99,7 @@ class RecommendationModelIT {
             Matcher reported = Pattern.compile("\"rmse\":([0-9.]+)").matcher(status);
             assertThat(reported.find()).as(status).isTrue();
             assertThat(Double.parseDouble(reported.group(1))).isCloseTo(rmse, within(1e-6));
-            double meanRmse = globalMeanRmse(data);
+            double meanRmse = trainMean(data)[1];
             System.out.printf("MovieLens factorisation with genres on 2 servers x 2 workers: test RMSE %.4f (global "
                     + "mean %.4f)%n", rmse, meanRmse);
             assertThat(rmse).isLessThanOrEqualTo(0.86);
@@ -129,8 +129,87 @@ class RecommendationModelIT {
         }
     }
 
-    /** @return the test RMSE of predicting every rating by the training set's mean */
-    private static double globalMeanRmse(Path data) {
+    /**
+     * A rating factorisation a user saved as a file of their own, its loss a sum over the batch as plain SGD wants
+     * it, trained by two stock workers with the servers in GEO: each worker trains the rows its batches read and
+     * the dense scale locally for 10 steps, then pushes each row's change as a delta. Both end on one model, which
+     * the job's RMSE, clearly below the global mean's, and {@code predict} on rank 0's file both show.
+     */
+    @Test
+    void inGeoModeEachWorkerTrainsItsRowsLocallyAndTheirDeltasMeetOnTheServers() throws Exception {
+        Path data = TestPaths.movielens();
+        double[] mean = trainMean(data);
+        try (LocalCluster cluster = new LocalCluster("recommendation-geo")) {
+            Path out = cluster.freshDir("model");
+            Path graphFile = sumLossFactorisation(cluster.freshDir("graph").resolve("mf.sd"), (float) mean[0]);
+            cluster.startScheduler(2, 2);
+            String[] serverArgs = {"--ps.consistency.mode=GEO", "--ps.consistency.geo-interval=10",
+                    "--ps.consistency.geo-learning-rate=0.01"};
+            cluster.startServer(0, 2, 2, serverArgs);
+            cluster.startServer(1, 2, 2, serverArgs);
+            NodeProcess[] workers = new NodeProcess[2];
+            for (int w = 0; w < 2; w++) {
+                workers[w] = cluster.startWorker(w, 2, 2, "--ps.worker.model=" + graphFile,
+                        "--ps.worker.graph.tables=userFactors,movieFactors,userBias:init=0,movieBias:init=0",
+                        "--ps.worker.graph.prediction=prediction", "--ps.worker.dataset.format=CSV",
+                        "--ps.worker.dataset.train-file=" + data.resolve("ratings-train.csv"),
+                        "--ps.worker.dataset.test-file=" + data.resolve("ratings-test.csv"),
+                        "--ps.worker.dataset.csv.label=rating", "--ps.worker.dataset.csv.label-kind=REAL",
+                        "--ps.worker.dataset.csv.columns=userId:ID,movieId:ID,genres:SKIP",
+                        "--ps.worker.training.epochs=3", "--ps.worker.training.batch-size=256",
+                        "--ps.worker.output.model-dir=" + out);
+            }
+            double squared = 0;
+            long ratings = 0;
+            for (NodeProcess worker : workers) {
+                assertThat(worker.awaitExit(Duration.ofMinutes(4))).as(worker.tail()).isZero();
+                assertThat(worker.logText()).contains("in GEO mode from step 0");
+                Matcher result = WORKER_RESULT.matcher(worker.logText());
+                assertThat(result.find()).as(worker.tail()).isTrue();
+                ratings += Long.parseLong(result.group(1));
+                squared += Double.parseDouble(result.group(2));
+            }
+            assertThat(ratings).isEqualTo(20_000);
+            double rmse = Math.sqrt(squared / ratings);
+            String status = cluster.schedulerGet("/api/v1/job").orElseThrow(() -> new AssertionError("no job status"));
+            assertThat(status).contains("\"state\":\"FINISHED\"").contains("\"task\":\"REGRESSION\"");
+            System.out.printf("MovieLens factorisation in GEO on 2 servers x 2 stock workers: test RMSE %.4f (global "
+                    + "mean %.4f)%n", rmse, mean[1]);
+            assertThat(rmse).as("the rows learnt").isLessThan(mean[1] - 0.05);
+            Matcher tool = PredictTool.run(cluster, Pattern.compile("rmse: ([0-9.]+), mae: ([0-9.]+) \\((\\d+) targets\\)"),
+                    "--model=" + out.resolve("model.sd"), "--data=CSV",
+                    "--data-file=" + data.resolve("ratings-test.csv"), "--csv.label=rating", "--task=REGRESSION",
+                    "--csv.columns=userId:ID,movieId:ID,genres:SKIP", "--prediction=prediction");
+            assertThat(Double.parseDouble(tool.group(1))).as("one model: rank 0's file scores as both workers did")
+                    .isCloseTo(rmse, within(1e-4));
+        }
+    }
+
+    /**
+     * {@code prediction = mean + scale * (userFactors[u] . movieFactors[m]) + userBias[u] + movieBias[m]}, dim 8,
+     * the loss the batch's summed squared errors plus 0.02 times the squared rows read; {@code mean} a constant,
+     * {@code scale} the dense parameter.
+     */
+    private static Path sumLossFactorisation(Path file, float mean) {
+        SameDiff sd = SameDiff.create();
+        var user = sd.placeHolder("userId", DataType.INT64, -1);
+        var movie = sd.placeHolder("movieId", DataType.INT64, -1);
+        var label = sd.placeHolder("label", DataType.FLOAT, -1, 1);
+        var p = sd.gather(sd.var("userFactors", Nd4j.zeros(DataType.FLOAT, 672, 8)), user, 0);
+        var q = sd.gather(sd.var("movieFactors", Nd4j.zeros(DataType.FLOAT, MOVIES, 8)), movie, 0);
+        var bu = sd.gather(sd.var("userBias", Nd4j.zeros(DataType.FLOAT, 672, 1)), user, 0);
+        var bm = sd.gather(sd.var("movieBias", Nd4j.zeros(DataType.FLOAT, MOVIES, 1)), movie, 0);
+        var scale = sd.var("scale", Nd4j.ones(DataType.FLOAT, 1, 1));
+        var prediction = p.mul(q).sum(true, 1).mul(scale).add(bu).add(bm).add(sd.constant(mean)).rename("prediction");
+        var error = prediction.sub(label);
+        var penalty = p.mul(p).sum(true, 1).add(q.mul(q).sum(true, 1)).add(bu.mul(bu)).add(bm.mul(bm)).mul(0.02);
+        error.mul(error).add(penalty).sum().rename("loss");
+        sd.save(file.toFile(), false);
+        return file;
+    }
+
+    /** @return the training ratings' mean, and the test RMSE of predicting every rating by it */
+    private static double[] trainMean(Path data) {
         CsvFormat format = CsvFormat.of("rating", true, ",").withLabel(LabelKind.REAL)
                 .withColumn("userId", ColumnKind.SKIP).withColumn("movieId", ColumnKind.SKIP)
                 .withColumn("genres", ColumnKind.SKIP);
@@ -138,6 +217,7 @@ class RecommendationModelIT {
         CsvFile test = CsvFile.open(data.resolve("ratings-test.csv"), format, 0);
         double mean = train.rows(0, train.size()).labels().meanNumber().doubleValue();
         INDArray off = test.rows(0, test.size()).labels().castTo(DataType.DOUBLE).sub(mean);
-        return Math.sqrt(off.mul(off).sumNumber().doubleValue() / test.size());
+        return new double[] {mean, Math.sqrt(off.mul(off).sumNumber().doubleValue() / test.size())};
     }
+
 }

@@ -60,6 +60,9 @@ final class GeoRounds {
     /** One local SGD step on the graph's values. */
     void trainLocally(StepResult result) {
         for (ParamSpec p : params) {
+            if (p.name().equals(SameDiffTrainer.STEP_BARRIER)) {
+                continue; // not the graph's: it never changes
+            }
             INDArray gradient = result.gradients().get(p.name());
             INDArray value = graph.param(p.name());
             graph.setParam(p.name(), value.sub(gradient.reshape(value.shape()).mul(learningRate)));
@@ -80,6 +83,10 @@ final class GeoRounds {
     INDArray[] deltas() {
         INDArray[] deltas = new INDArray[params.size()];
         for (int p = 0; p < deltas.length; p++) {
+            if (params.get(p).name().equals(SameDiffTrainer.STEP_BARRIER)) {
+                deltas[p] = base[p].mul(0);
+                continue;
+            }
             INDArray value = graph.param(params.get(p).name());
             deltas[p] = value.reshape(base[p].shape()).sub(base[p]).divi(workers);
         }

@@ -34,7 +34,8 @@ import java.util.List;
  * one model. In SYNC and GEO every worker must run the same number of steps (give each worker a shard of
  * the same number of batches). A graph with embedding tables ({@link SameDiffGraph#withTables}) keeps them on
  * the servers: each step pulls the batch's distinct rows of every table, and pushes their summed gradients before
- * the dense gradients (SYNC, ASYNC and SSP). A lost server is recovered as the stock worker
+ * the dense gradients (SYNC, ASYNC and SSP); in GEO a round pulls each row once, trains it locally with the dense
+ * part, and pushes its change as a delta before the dense round's. A lost server is recovered as the stock worker
  * does it ({@link PsJob#resume}): every worker rolls back to the newest checkpoint and goes on from its step,
  * with the batch that step had. Each step's progress goes to the scheduler
  * (its job status and dashboard show the worker's epoch, step, loss and throughput). Not thread-safe: one
@@ -172,6 +173,8 @@ public final class SameDiffTrainer {
         GeoRounds geo = job.semantics().mode() == ConsistencyMode.GEO
                 ? new GeoRounds(graph, params, job.semantics().geoInterval(), job.semantics().geoLearningRate(),
                 job.workers(), end) : null;
+        GeoTableRows geoTables = geo != null && !graph.tables().isEmpty()
+                ? new GeoTableRows(graph.tables(), job.semantics().geoLearningRate(), job.workers()) : null;
         while (step < end) {
             long offset = Math.max(0, step - first);
             int epoch = (int) (offset / perEpoch);
@@ -189,15 +192,21 @@ public final class SameDiffTrainer {
                 if (rows == null) {
                     result = graph.gradients(batch.features(), batch.labels());
                 } else {
-                    rows.pull(sparse);
+                    if (geoTables == null) {
+                        rows.pull(sparse);
+                    } else {
+                        geoTables.fill(rows, sparse);
+                    }
                     result = graph.gradients(batch.features(), batch.labels(), rows.lookupRows(), batch.ids());
                 }
                 if (!Double.isFinite(result.loss())) {
                     throw new PsException(ErrorCode.INVALID_ARGUMENT, "step " + step + " gave loss " + result.loss()
                             + ": not pushed (check the data and the learning rate)");
                 }
-                if (rows != null) {
+                if (rows != null && geoTables == null) {
                     rows.push(sparse, step, result); // before the dense push: a SYNC step's barrier covers the rows
+                } else if (rows != null) {
+                    geoTables.trainLocally(rows, step, result);
                 }
                 if (geo == null) {
                     INDArray[] gradients = params.stream().map(p -> p.name().equals(STEP_BARRIER)
@@ -212,6 +221,10 @@ public final class SameDiffTrainer {
                     geo.trainLocally(result);
                     step++;
                     if (geo.roundEnds(step)) {
+                        if (geoTables != null) {
+                            // before the dense round: the last pull waits for every worker's, so for their rows too
+                            geoTables.pushDeltas(sparse, geo.round(step));
+                        }
                         dense.client().push(geo.round(step), geo.deltas());
                         pullInto(values, params, geo.pullVersion(step));
                         geo.pulledFrom(values);
@@ -225,6 +238,9 @@ public final class SameDiffTrainer {
                 step = resumed.step();
                 if (geo != null) {
                     geo.forget();
+                }
+                if (geoTables != null) {
+                    geoTables.forget();
                 }
                 continue;
             }
@@ -406,10 +422,6 @@ public final class SameDiffTrainer {
 
     /** Declares the tables on the servers (a recovery declares them again). */
     private void declareTables() {
-        if (job.semantics().mode() == ConsistencyMode.GEO) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "a graph with embedding tables trains in SYNC, ASYNC "
-                    + "or SSP mode; the servers run GEO");
-        }
         if (!onWorkers.isEmpty()) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "a graph with embedding tables keeps its dense "
                     + "parameters on the servers; worker-local placement is for dense graphs");
