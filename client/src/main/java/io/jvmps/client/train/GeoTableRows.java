@@ -17,7 +17,7 @@ import java.util.Map;
  * reads the servers' sum of every worker's changes. Memory: the rows a round touched, twice (value and base). Not
  * thread-safe: the training thread's.
  */
-final class GeoTableRows {
+final class GeoTableRows implements TableStep {
     private final GraphTables tables;
     private final double learningRate;
     private final int workers;
@@ -38,7 +38,8 @@ final class GeoTableRows {
     }
 
     /** Gives the batch its rows: the round's local ones, and those not yet read this round pulled once. */
-    void fill(TableRows rows, SparseClient client) {
+    @Override
+    public void fill(TableRows rows, SparseClient client) {
         List<float[]> values = new ArrayList<>();
         for (int t = 0; t < tables.list().size(); t++) {
             GraphTables.Table table = tables.list().get(t);
@@ -63,8 +64,9 @@ final class GeoTableRows {
         rows.use(values);
     }
 
-    /** One local SGD step on the batch's rows. */
-    void trainLocally(TableRows rows, long step, StepResult result) {
+    /** One local SGD step on the batch's rows (pushed when the round ends). */
+    @Override
+    public void update(TableRows rows, SparseClient client, long step, StepResult result, boolean last) {
         List<float[]> gradients = rows.rowGradients(step, result);
         for (int t = 0; t < tables.list().size(); t++) {
             int dim = tables.list().get(t).dim();
@@ -80,7 +82,8 @@ final class GeoTableRows {
     }
 
     /** Pushes each touched row's change since its pull, divided by the workers, and starts the next round. */
-    void pushDeltas(SparseClient client, long round) {
+    @Override
+    public void roundEnded(SparseClient client, long round) {
         for (int t = 0; t < tables.list().size(); t++) {
             GraphTables.Table table = tables.list().get(t);
             int dim = table.dim();
@@ -98,11 +101,12 @@ final class GeoTableRows {
             }
             client.push(table.variable(), dim, round, UpdateKind.DELTA, ids, deltas);
         }
-        forget();
+        touched.forEach(Map::clear);
     }
 
     /** Drops the round's rows unpushed: the servers rolled back to a checkpoint. */
-    void forget() {
+    @Override
+    public void recovered(SparseClient client) {
         touched.forEach(Map::clear);
     }
 

@@ -59,6 +59,8 @@ public final class SameDiffTrainer {
     private PsJob.DenseStart dense;
     private io.jvmps.client.data.SparseClient sparse;
     private long step;
+    private final java.util.Map<String, TableCaches.Setting> cached = new java.util.LinkedHashMap<>();
+    private java.util.Map<String, io.jvmps.common.embedding.CacheStats> cacheStats = java.util.Map.of();
 
     /**
      * @param job   the job this worker joined
@@ -99,6 +101,40 @@ public final class SameDiffTrainer {
             onWorkers.add(name);
         }
         return this;
+    }
+
+    /**
+     * Keeps up to {@code rows} rows of one table on this worker between steps (MindSpore's
+     * {@code vocab_cache_size}): a batch reads its rows from the cache (the missing ones pulled once), they train
+     * there by plain SGD at {@code learningRate}, and go back to the servers as deltas when the cache evicts them and
+     * before this worker's last step, so the trained model and every evaluation after {@link #fit} have them. Hot
+     * rows then cost no round trip; the servers' optimizer does not apply to them. Call before the first fit. A lost
+     * server drops the caches unwritten (their changes belong to steps the servers roll back).
+     *
+     * @param table        one of the graph's tables
+     * @param rows         most rows cached, at least a batch's distinct ids of the table
+     * @param eviction     which cached row gives way for a new one
+     * @param learningRate the local SGD rate, &gt; 0
+     * @param refreshSteps every this many steps the cache writes its changed rows back and starts empty, so a row
+     *                     every worker reads often sees the others' changes at least that often (without it a row
+     *                     never evicted takes every worker's whole-job change at once at the end); 0: never
+     * @return this trainer
+     * @throws PsException INVALID_ARGUMENT for a name that is no table (listing them), a call after training
+     *                     started, bad settings, or servers in GEO (whose rounds keep rows locally already)
+     */
+    public SameDiffTrainer cacheTable(String table, int rows, io.jvmps.common.embedding.EvictionPolicy eviction,
+                                      double learningRate, int refreshSteps) {
+        if (dense != null) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "cache tables before the first fit");
+        }
+        cached.put(table, TableCaches.Setting.checked(graph.tables(), job.semantics().mode(), table, rows, eviction,
+                learningRate, refreshSteps));
+        return this;
+    }
+
+    /** @return each cached table's counters (hits, misses, evictions, write-backs) of the last fit, by table */
+    public java.util.Map<String, io.jvmps.common.embedding.CacheStats> cacheStats() {
+        return cacheStats;
     }
 
     /** @return the graph being trained */
@@ -173,90 +209,88 @@ public final class SameDiffTrainer {
         GeoRounds geo = job.semantics().mode() == ConsistencyMode.GEO
                 ? new GeoRounds(graph, params, job.semantics().geoInterval(), job.semantics().geoLearningRate(),
                 job.workers(), end) : null;
-        GeoTableRows geoTables = geo != null && !graph.tables().isEmpty()
-                ? new GeoTableRows(graph.tables(), job.semantics().geoLearningRate(), job.workers()) : null;
-        while (step < end) {
-            long offset = Math.max(0, step - first);
-            int epoch = (int) (offset / perEpoch);
-            int inEpoch = (int) (offset % perEpoch);
-            LabeledData batch = batches.batch(epoch, inEpoch);
-            try {
-                if (geo == null || !geo.pulled()) {
-                    pullInto(values, params, geo == null ? step : 0);
-                    if (geo != null) {
-                        geo.pulledFrom(values);
-                    }
-                }
-                TableRows rows = graph.tables().isEmpty() ? null : TableRows.of(graph.tables(), batch.ids());
-                StepResult result;
-                if (rows == null) {
-                    result = graph.gradients(batch.features(), batch.labels());
-                } else {
-                    if (geoTables == null) {
-                        rows.pull(sparse);
-                    } else {
-                        geoTables.fill(rows, sparse);
-                    }
-                    result = graph.gradients(batch.features(), batch.labels(), rows.lookupRows(), batch.ids());
-                }
-                if (!Double.isFinite(result.loss())) {
-                    throw new PsException(ErrorCode.INVALID_ARGUMENT, "step " + step + " gave loss " + result.loss()
-                            + ": not pushed (check the data and the learning rate)");
-                }
-                if (rows != null && geoTables == null) {
-                    rows.push(sparse, step, result); // before the dense push: a SYNC step's barrier covers the rows
-                } else if (rows != null) {
-                    geoTables.trainLocally(rows, step, result);
-                }
-                if (geo == null) {
-                    INDArray[] gradients = params.stream().map(p -> p.name().equals(STEP_BARRIER)
-                                    ? Nd4j.zeros(DataType.FLOAT, p.shape()) : result.gradients().get(p.name()))
-                            .toArray(INDArray[]::new);
-                    dense.client().push(step, gradients);
-                    if (local != null) {
-                        local.afterStep(step, result);
-                    }
-                    step++;
-                } else {
-                    geo.trainLocally(result);
-                    step++;
-                    if (geo.roundEnds(step)) {
-                        if (geoTables != null) {
-                            // before the dense round: the last pull waits for every worker's, so for their rows too
-                            geoTables.pushDeltas(sparse, geo.round(step));
+        TableStep tableStep = graph.tables().isEmpty() ? null : geo != null
+                ? new GeoTableRows(graph.tables(), job.semantics().geoLearningRate(), job.workers())
+                : cached.isEmpty() ? TableStep.direct() : new TableCaches(graph.tables(), cached, sparse);
+        try (tableStep) {
+            while (step < end) {
+                long offset = Math.max(0, step - first);
+                int epoch = (int) (offset / perEpoch);
+                int inEpoch = (int) (offset % perEpoch);
+                LabeledData batch = batches.batch(epoch, inEpoch);
+                try {
+                    if (geo == null || !geo.pulled()) {
+                        pullInto(values, params, geo == null ? step : 0);
+                        if (geo != null) {
+                            geo.pulledFrom(values);
                         }
-                        dense.client().push(geo.round(step), geo.deltas());
-                        pullInto(values, params, geo.pullVersion(step));
-                        geo.pulledFrom(values);
                     }
+                    TableRows rows = graph.tables().isEmpty() ? null : TableRows.of(graph.tables(), batch.ids());
+                    StepResult result;
+                    if (rows == null) {
+                        result = graph.gradients(batch.features(), batch.labels());
+                    } else {
+                        tableStep.fill(rows, sparse);
+                        result = graph.gradients(batch.features(), batch.labels(), rows.lookupRows(), batch.ids());
+                    }
+                    if (!Double.isFinite(result.loss())) {
+                        throw new PsException(ErrorCode.INVALID_ARGUMENT, "step " + step + " gave loss " + result.loss()
+                                + ": not pushed (check the data and the learning rate)");
+                    }
+                    if (rows != null) {
+                        tableStep.update(rows, sparse, step, result, step == end - 1);
+                    }
+                    if (geo == null) {
+                        INDArray[] gradients = params.stream().map(p -> p.name().equals(STEP_BARRIER)
+                                        ? Nd4j.zeros(DataType.FLOAT, p.shape()) : result.gradients().get(p.name()))
+                                .toArray(INDArray[]::new);
+                        dense.client().push(step, gradients);
+                        if (local != null) {
+                            local.afterStep(step, result);
+                        }
+                        step++;
+                    } else {
+                        geo.trainLocally(result);
+                        step++;
+                        if (geo.roundEnds(step)) {
+                            if (tableStep != null) {
+                                // before the dense round: the last pull waits for every worker's, so for their rows too
+                                tableStep.roundEnded(sparse, geo.round(step));
+                            }
+                            dense.client().push(geo.round(step), geo.deltas());
+                            pullInto(values, params, geo.pullVersion(step));
+                            geo.pulledFrom(values);
+                        }
+                    }
+                    loss = result.loss();
+                } catch (PsException e) {
+                    ServerRecovery.Resumed resumed = job.resume(dense, e);   // rethrows what is no server loss
+                    dense = new PsJob.DenseStart(resumed.client(), dense.startStep(), dense.recovery());
+                    sparse = job.sparse();
+                    step = resumed.step();
+                    if (geo != null) {
+                        geo.forget();
+                    }
+                    if (tableStep != null) {
+                        tableStep.recovered(sparse);
+                    }
+                    continue;
                 }
-                loss = result.loss();
-            } catch (PsException e) {
-                ServerRecovery.Resumed resumed = job.resume(dense, e);   // rethrows what is no server loss
-                dense = new PsJob.DenseStart(resumed.client(), dense.startStep(), dense.recovery());
-                sparse = job.sparse();
-                step = resumed.step();
-                if (geo != null) {
-                    geo.forget();
+                examples += batch.size();
+                windowExamples += batch.size();
+                double seconds = (System.nanoTime() - windowStart) / 1e9;
+                job.reportProgress(epoch + 1, inEpoch + 1, step, loss, seconds > 0 ? windowExamples / seconds : 0,
+                        dense.client().bytesPushed() + (sparse == null ? 0 : sparse.bytesPushed()),
+                        dense.client().bytesPulled() + (sparse == null ? 0 : sparse.bytesPulled()));
+                if (seconds > 10) {
+                    windowStart = System.nanoTime();
+                    windowExamples = 0;
                 }
-                if (geoTables != null) {
-                    geoTables.forget();
+                if ((step - first) % LOG_EVERY == 0) {
+                    log.info("worker {} epoch {} step {}: loss {}", job.rank(), epoch + 1, step, loss);
                 }
-                continue;
             }
-            examples += batch.size();
-            windowExamples += batch.size();
-            double seconds = (System.nanoTime() - windowStart) / 1e9;
-            job.reportProgress(epoch + 1, inEpoch + 1, step, loss, seconds > 0 ? windowExamples / seconds : 0,
-                    dense.client().bytesPushed() + (sparse == null ? 0 : sparse.bytesPushed()),
-                    dense.client().bytesPulled() + (sparse == null ? 0 : sparse.bytesPulled()));
-            if (seconds > 10) {
-                windowStart = System.nanoTime();
-                windowExamples = 0;
-            }
-            if ((step - first) % LOG_EVERY == 0) {
-                log.info("worker {} epoch {} step {}: loss {}", job.rank(), epoch + 1, step, loss);
-            }
+            cacheStats = tableStep == null ? java.util.Map.of() : tableStep.stats();
         }
         if (geo == null) {
             pullInto(values, params, step);
@@ -353,26 +387,11 @@ public final class SameDiffTrainer {
                     TableFiles.write(dir, table.variable(), table.dim(), job.control().sparseIds(table.variable()),
                             sparse);
                 } else {
-                    graph.setTable(table.variable(), wholeTable(table));
+                    graph.setTable(table.variable(), TableFiles.wholeTable(sparse, table));
                 }
             }
         }
         graph.save(file);
-    }
-
-    /** @return every row of a bounded table, pulled from the servers in parts, as {@code [vocabulary, dim]} */
-    private INDArray wholeTable(GraphTables.Table table) {
-        int rows = Math.toIntExact(table.vocabulary());
-        float[] values = new float[Math.multiplyExact(rows, table.dim())];
-        int part = Math.max(1, (1 << 20) / table.dim());
-        for (int from = 0; from < rows; from += part) {
-            int to = Math.min(rows, from + part);
-            long[] ids = java.util.stream.LongStream.range(from, to).toArray();
-            float[] out = new float[ids.length * table.dim()];
-            sparse.pull(table.variable(), table.dim(), ids, out);
-            System.arraycopy(out, 0, values, from * table.dim(), out.length);
-        }
-        return Nd4j.create(values, new long[] {rows, table.dim()}, DataType.FLOAT);
     }
 
     private void requireStarted(String what) {

@@ -95,4 +95,19 @@ public final class TableFiles {
         out.write(length >>> 8);
         out.write(padded.getBytes(StandardCharsets.US_ASCII));
     }
+
+    /** @return every row of a bounded table, pulled from the servers in parts, as {@code [vocabulary, dim]} */
+    static org.nd4j.linalg.api.ndarray.INDArray wholeTable(io.jvmps.client.data.SparseClient sparse, GraphTables.Table table) {
+        int rows = Math.toIntExact(table.vocabulary());
+        float[] values = new float[Math.multiplyExact(rows, table.dim())];
+        int part = Math.max(1, (1 << 20) / table.dim());
+        for (int from = 0; from < rows; from += part) {
+            int to = Math.min(rows, from + part);
+            long[] ids = java.util.stream.LongStream.range(from, to).toArray();
+            float[] out = new float[ids.length * table.dim()];
+            sparse.pull(table.variable(), table.dim(), ids, out);
+            System.arraycopy(out, 0, values, from * table.dim(), out.length);
+        }
+        return org.nd4j.linalg.factory.Nd4j.create(values, new long[] {rows, table.dim()}, org.nd4j.linalg.api.buffer.DataType.FLOAT);
+    }
 }

@@ -92,12 +92,17 @@ final class TableRows {
     void pull(SparseClient client) {
         rows.clear();
         for (int t = 0; t < tables.list().size(); t++) {
-            GraphTables.Table table = tables.list().get(t);
-            long[] ids = distinct.get(t).ids();
-            float[] out = new float[ids.length * table.dim()];
-            client.pull(table.variable(), table.dim(), ids, out);
-            rows.add(out);
+            rows.add(pullTable(client, t));
         }
+    }
+
+    /** @return table {@code t}'s distinct rows, pulled from the servers in the order of {@link #ids(int)} */
+    float[] pullTable(SparseClient client, int t) {
+        GraphTables.Table table = tables.list().get(t);
+        long[] ids = distinct.get(t).ids();
+        float[] out = new float[ids.length * table.dim()];
+        client.pull(table.variable(), table.dim(), ids, out);
+        return out;
     }
 
     /**
@@ -172,9 +177,13 @@ final class TableRows {
     void push(SparseClient client, long step, StepResult result) {
         List<float[]> gradients = rowGradients(step, result);
         for (int t = 0; t < tables.list().size(); t++) {
-            GraphTables.Table table = tables.list().get(t);
-            client.push(table.variable(), table.dim(), step, UpdateKind.GRADIENT, distinct.get(t).ids(),
-                    gradients.get(t));
+            pushTable(client, step, t, gradients.get(t));
         }
+    }
+
+    /** Pushes table {@code t}'s distinct rows' summed gradients (from {@link #rowGradients}) for {@code step}. */
+    void pushTable(SparseClient client, long step, int t, float[] gradient) {
+        GraphTables.Table table = tables.list().get(t);
+        client.push(table.variable(), table.dim(), step, UpdateKind.GRADIENT, distinct.get(t).ids(), gradient);
     }
 }

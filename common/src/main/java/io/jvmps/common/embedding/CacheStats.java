@@ -24,6 +24,13 @@ public record CacheStats(long hits, long misses, long prefetched, long evictions
         return positions == 0 ? Double.NaN : (double) positionHits / positions;
     }
 
+    /** @return the sum of these counters and {@code other}'s (one cache's life across several instances) */
+    public CacheStats plus(CacheStats other) {
+        return new CacheStats(hits + other.hits, misses + other.misses, prefetched + other.prefetched,
+                evictions + other.evictions, writeBacks + other.writeBacks, prefetchWaitNanos + other.prefetchWaitNanos,
+                positions + other.positions, positionHits + other.positionHits);
+    }
+
     /** @return hits / (hits + misses), or NaN before any lookup */
     public double hitRate() {
         long lookups = hits + misses;

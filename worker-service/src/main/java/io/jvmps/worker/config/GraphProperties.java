@@ -21,13 +21,23 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     the click probability, with a REAL or BINARY label)
  * @param tables the graph's embedding tables, held on the servers, each {@code NAME[:hashed][:init=SCALE][:seed=N]
  *     [:optimizer=TYPE]} ({@link EmbeddingTable#parse}); a graph with tables trains through the library trainer
+ * @param cacheRows rows of each table a worker embedding cache keeps (hot rows trained locally, written back as
+ *     deltas); 0: no cache (SYNC, ASYNC and SSP)
+ * @param cacheEviction which cached row gives way: LRU or LFU
+ * @param cacheLearningRate the cached rows' local SGD rate; 0: the servers' learning rate
+ * @param cacheRefreshSteps every this many steps each cache writes its changed rows back and starts empty, so rows
+ *     hot on every worker see the others' changes; 0: never (rows go back only when evicted and at the end)
  */
 public record GraphProperties(
         @NotBlank @DefaultValue("input") String input,
         @NotBlank @DefaultValue("label") String label,
         @NotBlank @DefaultValue("loss") String loss,
         @NotBlank @DefaultValue("probabilities") String prediction,
-        @NotNull @DefaultValue List<String> tables) {
+        @NotNull @DefaultValue List<String> tables,
+        @jakarta.validation.constraints.Min(0) @DefaultValue("0") int cacheRows,
+        @NotNull @DefaultValue("LRU") io.jvmps.common.embedding.EvictionPolicy cacheEviction,
+        @jakarta.validation.constraints.DecimalMin("0") @DefaultValue("0") double cacheLearningRate,
+        @jakarta.validation.constraints.Min(0) @DefaultValue("50") int cacheRefreshSteps) {
 
     public GraphProperties {
         tables = tables == null ? List.of() : List.copyOf(tables);

@@ -80,6 +80,17 @@ public final class LibraryJob {
         if (props.placement() == PlacementMode.HYBRID) {
             trainer.placeOnWorkers(props.localParams().toArray(String[]::new));
         }
+        var graphProps = props.graph();
+        if (graphProps.cacheRows() > 0) {
+            double rate = graphProps.cacheLearningRate() > 0 ? graphProps.cacheLearningRate()
+                    : job.semantics().learningRate();
+            for (String table : trainer.graph().tables().variables()) {
+                trainer.cacheTable(table, graphProps.cacheRows(), graphProps.cacheEviction(), rate,
+                        graphProps.cacheRefreshSteps());
+            }
+            log.info("Embedding cache on: {} rows of each table, {} eviction, local SGD at rate {}, refreshed every {} "
+                    + "steps", graphProps.cacheRows(), graphProps.cacheEviction(), rate, graphProps.cacheRefreshSteps());
+        }
         log.info("Worker rank {} of {} trains {} with the library trainer: {} training and {} test rows, tables {}",
                 job.rank(), job.workers(), model.name(), train.size(), test.size(),
                 trainer.graph().tables().variables());
@@ -87,6 +98,9 @@ public final class LibraryJob {
                 props.training().seed());
         log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s, last loss %.6f", result.steps(),
                 result.seconds(), result.lastLoss()));
+        trainer.cacheStats().forEach((table, stats) -> log.info(String.format(Locale.ROOT, "Embedding cache %s: hit "
+                + "rate %.4f (%d hits, %d misses), %d evictions, %d write-backs", table, stats.hitRate(), stats.hits(),
+                stats.misses(), stats.evictions(), stats.writeBacks())));
         state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.EVALUATING, s.rank(), s.nodeId(), s.epoch(),
                 s.step(), result.steps(), result.steps(), result.lastLoss(), s.samplesPerSecond(), s.bytesPushed(),
                 s.bytesPulled(), Double.NaN, null));
