@@ -137,22 +137,9 @@ class RecommendationModelIT {
      */
     @Test
     void inGeoModeEachWorkerTrainsItsRowsLocallyAndTheirDeltasMeetOnTheServers() throws Exception {
-        Path data = TestPaths.movielens();
-        double[] mean = trainMean(data);
-        try (LocalCluster cluster = new LocalCluster("recommendation-geo")) {
-            Path out = cluster.freshDir("model");
-            Path graphFile = sumLossFactorisation(cluster.freshDir("graph").resolve("mf.sd"), (float) mean[0]);
-            cluster.startScheduler(2, 2);
-            String[] serverArgs = {"--ps.consistency.mode=GEO", "--ps.consistency.geo-interval=10",
-                    "--ps.consistency.geo-learning-rate=0.01"};
-            cluster.startServer(0, 2, 2, serverArgs);
-            cluster.startServer(1, 2, 2, serverArgs);
-            double rmse = trainStockWorkers(cluster, data, graphFile, out, "in GEO mode from step 0");
-            System.out.printf("MovieLens factorisation in GEO on 2 servers x 2 stock workers: test RMSE %.4f (global "
-                    + "mean %.4f)%n", rmse, mean[1]);
-            assertThat(rmse).as("the rows learnt").isLessThan(mean[1] - 0.1);
-            assertPredicted(cluster, data, out, rmse);
-        }
+        sumLossJob("recommendation-geo", "in GEO", new String[] {"--ps.consistency.mode=GEO",
+                "--ps.consistency.geo-interval=10", "--ps.consistency.geo-learning-rate=0.01"},
+                "in GEO mode from step 0");
     }
 
     /**
@@ -163,20 +150,31 @@ class RecommendationModelIT {
      */
     @Test
     void withTheEmbeddingCacheHotRowsTrainOnTheWorkersAndReachTheServers() throws Exception {
+        sumLossJob("recommendation-cache", "with embedding caches", new String[] {"--ps.consistency.mode=SYNC",
+                "--ps.optimizer.type=SGD", "--ps.optimizer.learning-rate=0.01"},
+                "Embedding cache on: 2048 rows of each table", "--ps.worker.graph.cache-rows=2048");
+    }
+
+    /**
+     * Trains {@link #sumLossFactorisation} on 2 servers with {@code serverArgs} by two stock workers with
+     * {@code workerArgs}; the job's RMSE must be 0.1 below the global mean's and {@code predict} on rank 0's file
+     * must find it.
+     *
+     * @param logged what each worker must have logged
+     */
+    private static void sumLossJob(String name, String what, String[] serverArgs, String logged, String... workerArgs)
+            throws Exception {
         Path data = TestPaths.movielens();
         double[] mean = trainMean(data);
-        try (LocalCluster cluster = new LocalCluster("recommendation-cache")) {
+        try (LocalCluster cluster = new LocalCluster(name)) {
             Path out = cluster.freshDir("model");
             Path graphFile = sumLossFactorisation(cluster.freshDir("graph").resolve("mf.sd"), (float) mean[0]);
             cluster.startScheduler(2, 2);
-            String[] serverArgs = {"--ps.consistency.mode=SYNC", "--ps.optimizer.type=SGD",
-                    "--ps.optimizer.learning-rate=0.01"};
             cluster.startServer(0, 2, 2, serverArgs);
             cluster.startServer(1, 2, 2, serverArgs);
-            double rmse = trainStockWorkers(cluster, data, graphFile, out, "Embedding cache on: 2048 rows of each table",
-                    "--ps.worker.graph.cache-rows=2048");
-            System.out.printf("MovieLens factorisation with embedding caches on 2 servers x 2 stock workers: test RMSE "
-                    + "%.4f (global mean %.4f)%n", rmse, mean[1]);
+            double rmse = trainStockWorkers(cluster, data, graphFile, out, logged, workerArgs);
+            System.out.printf("MovieLens factorisation %s on 2 servers x 2 stock workers: test RMSE %.4f (global "
+                    + "mean %.4f)%n", what, rmse, mean[1]);
             assertThat(rmse).as("the rows learnt").isLessThan(mean[1] - 0.1);
             assertPredicted(cluster, data, out, rmse);
         }
