@@ -29,7 +29,9 @@ class ConfigurationDocsTest {
     private static final List<String> MODULES = List.of("common", "scheduler-service", "server-service",
             "worker-service");
     /** A table row: its property cell (one name, or a name and its siblings: {@code `ps.a.b`, `c`}) and default. */
-    private static final Pattern ROW = Pattern.compile("^\\| (`ps\\.[a-z0-9.-]+`(?:, `[a-z0-9-]+`)*)[^|]*\\|[^|]*\\|([^|]*)\\|");
+    /** A property row; the default cell may hold an escaped bar ({@code \|}, as markdown tables write it). */
+    private static final Pattern ROW = Pattern.compile(
+            "^\\| (`ps\\.[a-z0-9.-]+`(?:, `[a-z0-9-]+`)*)[^|]*\\|[^|]*\\|((?:[^|\\\\]|\\\\\\|)*)\\|");
     /** A row of the old-names table: the old name and the new one, nothing else. */
     private static final Pattern RENAME_ROW = Pattern.compile("^\\| `(ps\\.[a-z0-9.-]+)` \\| `(ps\\.[a-z0-9.-]+)` \\|$");
 
@@ -126,7 +128,7 @@ class ConfigurationDocsTest {
      * @param duration whether the property is a {@link java.time.Duration} ("0" and "0ms" are the same then)
      */
     static boolean sameDefault(String code, String docs, boolean duration) {
-        String stated = docs.replace("`", "").trim();
+        String stated = docs.replace("`", "").replace("\\|", "|").trim();
         if (stated.startsWith("(empty")) {
             stated = "";
         } else if (stated.contains(" (")) {
