@@ -81,6 +81,7 @@ after=$(snapshot)
 elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN {print e - s}')
 
 printf '%s\n' "$after" | awk -v elapsed="$elapsed" -v before="$before" '
+function up(now, then) { return now > then ? now - then : 0 }
 BEGIN {
     while ((getline line < before) > 0) {
         split(line, f, " ")
@@ -92,10 +93,11 @@ BEGIN {
     key = $1 " " $2
     name = $3; sub(/[0-9]+$/, "", name); sub(/[-_#]$/, "", name)
     group = $1 " " name
-    # a thread started during the interval counts from zero
-    run[group] += $4 - run0[key]; wait[group] += $5 - wait0[key]
-    vol[group] += $6 - vol0[key]; inv[group] += $7 - inv0[key]; threads[group]++
-    total += $4 - run0[key]
+    # a thread started during the interval counts from zero; one exiting while it was read (its status file then
+    # lacks the counters) reads as 0 and would count backwards: no counter goes down, so a drop counts as none
+    run[group] += up($4, run0[key]); wait[group] += up($5, wait0[key])
+    vol[group] += up($6, vol0[key]); inv[group] += up($7, inv0[key]); threads[group]++
+    total += up($4, run0[key])
 }
 END {
     printf "%-22s %-24s %7s %8s %8s %8s %8s\n", "node", "threads", "count", "cpu", "waited", "wakes", "preempt"
