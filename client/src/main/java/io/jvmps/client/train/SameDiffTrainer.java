@@ -104,20 +104,15 @@ public final class SameDiffTrainer {
     }
 
     /**
-     * Keeps up to {@code rows} rows of one table on this worker between steps (MindSpore's
-     * {@code vocab_cache_size}): a batch reads its rows from the cache (the missing ones pulled once), they train
-     * there by plain SGD at {@code learningRate}, and go back to the servers as deltas when the cache evicts them and
-     * before this worker's last step, so the trained model and every evaluation after {@link #fit} have them. Hot
-     * rows then cost no round trip; the servers' optimizer does not apply to them. Call before the first fit. A lost
-     * server drops the caches unwritten (their changes belong to steps the servers roll back).
+     * Keeps up to {@code rows} rows of one table in a worker embedding cache ({@link TableCaches}, MindSpore's
+     * {@code vocab_cache_size}): they train on the worker by plain SGD and go back to the servers as deltas when
+     * evicted, every {@code refreshSteps} and before this worker's last step. Call before the first fit.
      *
      * @param table        one of the graph's tables
      * @param rows         most rows cached, at least a batch's distinct ids of the table
      * @param eviction     which cached row gives way for a new one
      * @param learningRate the local SGD rate, &gt; 0
-     * @param refreshSteps every this many steps the cache writes its changed rows back and starts empty, so a row
-     *                     every worker reads often sees the others' changes at least that often (without it a row
-     *                     never evicted takes every worker's whole-job change at once at the end); 0: never
+     * @param refreshSteps steps between write-back-and-refill rounds, so hot rows see other workers' changes; 0: never
      * @return this trainer
      * @throws PsException INVALID_ARGUMENT for a name that is no table (listing them), a call after training
      *                     started, bad settings, or servers in GEO (whose rounds keep rows locally already)
@@ -297,7 +292,6 @@ public final class SameDiffTrainer {
         }
         return new Result(step - first, loss, examples, (System.nanoTime() - started) / 1e9);
     }
-
 
     /**
      * @param batches test features and one-hot labels
