@@ -179,8 +179,13 @@ final class CsvRowParser {
     }
 
     private long hashed(byte[] line, int from, int to, int column) {
-        int[] bounds = trimmed(line, from, to);
-        return CsvIds.hash(seeds[column], line, bounds[0], bounds[1]);
+        int s = blankEnd(line, from, to);
+        int e = contentEnd(line, s, to);
+        if (e - s >= 2 && line[s] == '"' && line[e - 1] == '"') {
+            s++;
+            e--;
+        }
+        return CsvIds.hash(seeds[column], line, s, e);
     }
 
     private void values(byte[] line, int from, int to, int column, boolean hashed, Row row) throws BadRow {
@@ -312,6 +317,9 @@ final class CsvRowParser {
     }
 
     private float number(byte[] line, int from, int to, int column) throws BadRow {
+        if (from == to && blankIsZero) {
+            return 0f; // an empty cell, as most of Criteo's missing counts are
+        }
         long whole = whole(line, from, to);
         if (whole != Long.MIN_VALUE) {
             return (float) whole;

@@ -16,6 +16,8 @@ final class IndexedLines {
     private final Path file;
     private final long[] starts;
     private final long length;
+    /** The most bytes one read takes for a run of neighbouring lines (a longer line is read alone). */
+    private static final int RUN_BYTES = 1 << 16;
 
     private IndexedLines(Path file, long[] starts, long length) {
         this.file = file;
@@ -47,37 +49,96 @@ final class IndexedLines {
     }
 
     /**
-     * Reads the lines of {@code indices}, in that order, from one channel.
+     * Reads the lines of {@code indices} from one channel, visiting each once per time it is listed. Lines are
+     * read in file order, neighbouring lines (up to {@value #RUN_BYTES} bytes) with one read, so a batch of
+     * consecutive rows costs a few reads rather than one per row; the visits may come in another order than
+     * {@code indices} (each says its position).
      *
      * @throws IndexOutOfBoundsException for an index outside {@code [0, size())}
      * @throws io.jvmps.common.protocol.PsException INVALID_ARGUMENT when the file's length changed
      */
     void read(int[] indices, LineVisitor visitor) {
+        for (int line : indices) {
+            if (line < 0 || line >= starts.length) {
+                throw new IndexOutOfBoundsException("example " + line + " is outside [0, " + starts.length + ")");
+            }
+        }
+        int[] order = fileOrder(indices);
         try (FileChannel channel = FileReads.openUnchanged(file, length)) {
-            ByteBuffer buffer = ByteBuffer.allocate(4096);
-            for (int r = 0; r < indices.length; r++) {
-                int line = indices[r];
-                if (line < 0 || line >= starts.length) {
-                    throw new IndexOutOfBoundsException("example " + line + " is outside [0, " + starts.length + ")");
+            ByteBuffer run = ByteBuffer.allocate(RUN_BYTES);
+            byte[] one = new byte[4096];
+            int k = 0;
+            while (k < order.length) {
+                int first = indices[order[k]];
+                long from = starts[first];
+                long to = lineEnd(first);
+                int j = k + 1;
+                while (j < order.length) {
+                    int next = indices[order[j]];
+                    int previous = indices[order[j - 1]];
+                    if ((next != previous && next != previous + 1) || lineEnd(next) - from > RUN_BYTES) {
+                        break;
+                    }
+                    to = lineEnd(next);
+                    j++;
                 }
-                long start = starts[line];
-                int span = (int) Math.min((line + 1 < starts.length ? starts[line + 1] : length) - start,
-                        Integer.MAX_VALUE);
-                if (buffer.capacity() < span) {
-                    buffer = ByteBuffer.allocate(span);
+                int span = (int) Math.min(to - from, Integer.MAX_VALUE);
+                if (run.capacity() < span) {
+                    run = ByteBuffer.allocate(span);
                 }
-                buffer.clear().limit(span);
-                FileReads.fill(channel, buffer, start);
-                byte[] bytes = buffer.array();
-                int end = 0;
-                while (end < buffer.position() && bytes[end] != '\n') {
-                    end++;
+                run.clear().limit(span);
+                FileReads.fill(channel, run, from);
+                byte[] bytes = run.array();
+                for (int m = k; m < j; m++) {
+                    int line = indices[order[m]];
+                    int offset = (int) (starts[line] - from);
+                    int end = offset;
+                    while (end < run.position() && bytes[end] != '\n') {
+                        end++;
+                    }
+                    int length = end - offset;
+                    if (one.length < length) {
+                        one = new byte[length];
+                    }
+                    System.arraycopy(bytes, offset, one, 0, length);
+                    visitor.visit(order[m], line, one, length > 0 && one[length - 1] == '\r' ? length - 1 : length,
+                            starts[line]);
                 }
-                visitor.visit(r, line, bytes, end > 0 && bytes[end - 1] == '\r' ? end - 1 : end, start);
+                k = j;
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
+    }
+
+    /** @return where line {@code line}'s bytes end in the file (its {@code \n} included) */
+    private long lineEnd(int line) {
+        return line + 1 < starts.length ? starts[line + 1] : length;
+    }
+
+    /** @return the positions of {@code indices}, ordered by their line (stable) */
+    private static int[] fileOrder(int[] indices) {
+        int n = indices.length;
+        boolean sorted = true;
+        for (int i = 1; i < n && sorted; i++) {
+            sorted = indices[i] >= indices[i - 1];
+        }
+        int[] order = new int[n];
+        if (sorted) {
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            return order;
+        }
+        long[] keyed = new long[n];
+        for (int i = 0; i < n; i++) {
+            keyed[i] = (long) indices[i] << 32 | i;
+        }
+        Arrays.sort(keyed);
+        for (int i = 0; i < n; i++) {
+            order[i] = (int) keyed[i];
+        }
+        return order;
     }
 
     /** Collects line starts during an indexing pass. Not thread-safe. */
