@@ -222,7 +222,17 @@ public final class PsJob implements AutoCloseable {
      *                     when the servers keep no checkpoint; TIMEOUT after the recovery timeout
      */
     public ServerRecovery.Resumed resume(DenseStart dense, PsException cause) {
-        return dense.recovery().resumeAfter(cause, held, () -> { });
+        return resume(dense, cause, () -> { });
+    }
+
+    /**
+     * Same as {@link #resume(DenseStart, PsException)}, telling the caller once the recovery has begun (after
+     * {@code cause} was found to be a server loss, before the wait for the servers).
+     *
+     * @param recovering runs once the recovery begins: a status or log line of the caller's
+     */
+    public ServerRecovery.Resumed resume(DenseStart dense, PsException cause, Runnable recovering) {
+        return dense.recovery().resumeAfter(cause, held, recovering);
     }
 
     /**

@@ -2,8 +2,6 @@ package io.jvmps.cluster;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.jvmps.worker.ctr.ClickData;
+import io.jvmps.worker.ctr.ClickDataSpec;
+import io.jvmps.worker.ctr.WideDeepModel;
+import org.nd4j.linalg.factory.Nd4j;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,8 +46,8 @@ class CtrEmbeddingIT {
         assertThat(Double.parseDouble(cache.group(1))).as("hit rate").isGreaterThan(0.5);
 
         for (String table : List.of("ctr.wide", "ctr.deep")) {
-            TableDiff diff = TableDiff.of(read(direct.dir.resolve("worker-0").resolve(table + ".rows")),
-                    read(cached.dir.resolve("worker-0").resolve(table + ".rows")));
+            TableDiff diff = TableDiff.of(read(direct.dir.resolve("worker-0"), table),
+                    read(cached.dir.resolve("worker-0"), table));
             assertThat(diff.maxDiff()).as(table + ": largest difference between cached and direct training")
                     .isLessThan(1e-5);
             assertThat(diff.largest()).as(table + ": rows were trained").isGreaterThan(0.02);
@@ -62,15 +64,54 @@ class CtrEmbeddingIT {
             assertThat(Double.parseDouble(reported.group(1))).as("job status AUC")
                     .isCloseTo(Double.parseDouble(auc.group(1)), org.assertj.core.api.Assertions.within(2e-3));
             assertThat(run.status).containsPattern("\"logLoss\":0\\.[0-9]+");
+            // the exported model alone (tables, dense parameters; no server) scores the test set as the job did
+            assertThat(aucFromExport(run.model)).as("AUC of the exported files")
+                    .isCloseTo(Double.parseDouble(auc.group(1)), org.assertj.core.api.Assertions.within(1e-4));
+            assertThat(read(run.model, "ctr.deep")).as("the export holds the servers' rows")
+                    .containsOnlyKeys(read(run.dir.resolve("worker-0"), "ctr.deep").keySet());
         }
     }
 
     /**
-     * @param dir    the exported tables
+     * Scores the job's test set with {@link WideDeepModel} from the files rank 0 wrote to the model folder, a row
+     * the tables lack (never trained) taking its declared initial value.
+     */
+    private static double aucFromExport(Path dir) {
+        ClickDataSpec spec = new ClickDataSpec(6, 400, 1.05, 2, 0.6, 0.8, -1.0, 5); // JOB's, with the defaults
+        ClickData test = ClickData.generate(spec, 2000, 1);
+        WideDeepModel model = new WideDeepModel(spec.wideIds(), spec.fields(), 4, 16, 8);
+        model.setParams(model.params().stream().map(p -> Nd4j.createFromNpyFile(dir.resolve(p.name() + ".npy")
+                .toFile())).toArray(org.nd4j.linalg.api.ndarray.INDArray[]::new));
+        int[] all = java.util.stream.IntStream.range(0, test.size()).toArray();
+        float[] wide = rows(read(dir, "ctr.wide"), test.wideIds(all), 1, 5, 0f);
+        float[] deep = rows(read(dir, "ctr.deep"), test.deepIds(all), 4, 6, 0.01f);
+        byte[] labels = new byte[test.size()];
+        for (int i = 0; i < labels.length; i++) {
+            labels[i] = (byte) test.label(i);
+        }
+        return io.jvmps.worker.ctr.Auc.of(model.predict(wide, deep, test.size()), labels);
+    }
+
+    private static float[] rows(Map<Long, float[]> table, long[] ids, int dim, long seed, float scale) {
+        float[] out = new float[ids.length * dim];
+        for (int i = 0; i < ids.length; i++) {
+            float[] row = table.get(ids[i]);
+            if (row == null) {
+                io.jvmps.common.sparse.RowInitializer.fill(seed, ids[i], scale, out, i * dim, dim);
+            } else {
+                System.arraycopy(row, 0, out, i * dim, dim);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param dir    the tables the worker dumped ({@code ps.worker.output.parameters-dir})
+     * @param model  the model rank 0 exported ({@code ps.worker.output.model-dir})
      * @param log    the worker's log
      * @param status the scheduler's job status (JSON) after the worker reported
      */
-    private record Run(Path dir, String log, String status) {
+    private record Run(Path dir, Path model, String log, String status) {
     }
 
     /**
@@ -96,6 +137,7 @@ class CtrEmbeddingIT {
     private static Run train(String name, String cacheSetting) throws IOException {
         try (LocalCluster cluster = new LocalCluster(name)) {
             Path out = cluster.logDir().resolve("tables");
+            Path model = cluster.logDir().resolve("model");
             cluster.startScheduler(2, 1);
             for (int s = 0; s < 2; s++) {
                 cluster.startServer(s, 2, 1, "--ps.optimizer.type=SGD", "--ps.optimizer.learning-rate=0.5",
@@ -104,28 +146,23 @@ class CtrEmbeddingIT {
             List<String> args = new java.util.ArrayList<>(JOB);
             args.add(cacheSetting);
             args.add("--ps.worker.output.parameters-dir=" + out);
+            args.add("--ps.worker.output.model-dir=" + model);
             NodeProcess worker = cluster.startWorker(0, 2, 1, args.toArray(String[]::new));
             assertThat(worker.awaitExit(Duration.ofMinutes(4))).as(worker.name() + " exit code\n" + worker.tail()).isZero();
             String status = cluster.schedulerGet("/api/v1/job").orElseThrow(() -> new AssertionError("no job status"));
-            return new Run(out, worker.logText(), status);
+            return new Run(out, model, worker.logText(), status);
         }
     }
 
-    /** @return the rows of a table exported by a worker ({@code <table>.rows}), by id */
-    static Map<Long, float[]> read(Path file) throws IOException {
-        Map<Long, float[]> rows = new LinkedHashMap<>();
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
-            int dim = in.readInt();
-            int count = in.readInt();
-            for (int i = 0; i < count; i++) {
-                long id = in.readLong();
-                float[] row = new float[dim];
-                for (int k = 0; k < dim; k++) {
-                    row[k] = in.readFloat();
-                }
-                rows.put(id, row);
-            }
+    /** @return a table's rows by id, read from the {@code <table>.ids.npy} and {@code <table>.rows.npy} in {@code dir} */
+    static Map<Long, float[]> read(Path dir, String table) {
+        long[] ids = Nd4j.createFromNpyFile(dir.resolve(table + ".ids.npy").toFile()).toLongVector();
+        org.nd4j.linalg.api.ndarray.INDArray rows = Nd4j.createFromNpyFile(dir.resolve(table + ".rows.npy").toFile());
+        assertThat(rows.rows()).as(table + ": a row per id").isEqualTo(ids.length);
+        Map<Long, float[]> byId = new LinkedHashMap<>();
+        for (int i = 0; i < ids.length; i++) {
+            byId.put(ids[i], rows.getRow(i).toFloatVector());
         }
-        return rows;
+        return byId;
     }
 }

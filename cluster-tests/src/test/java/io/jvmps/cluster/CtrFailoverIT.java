@@ -37,8 +37,8 @@ class CtrFailoverIT {
         Path failedOver = train("ctr-failover-kill-server", true);
         for (String table : List.of("ctr.wide", "ctr.deep")) {
             CtrEmbeddingIT.TableDiff diff = CtrEmbeddingIT.TableDiff.of(
-                    CtrEmbeddingIT.read(reference.resolve("worker-0").resolve(table + ".rows")),
-                    CtrEmbeddingIT.read(failedOver.resolve("worker-0").resolve(table + ".rows")));
+                    CtrEmbeddingIT.read(reference.resolve("worker-0"), table),
+                    CtrEmbeddingIT.read(failedOver.resolve("worker-0"), table));
             assertThat(diff.largest()).as(table + ": rows were trained (the test can fail)").isGreaterThan(0.01);
             assertThat(diff.maxDiff()).as(table + ": failover and restore vs unbroken, largest difference")
                     .isLessThan(TOLERANCE);

@@ -38,6 +38,20 @@ public final class TableFiles {
     }
 
     /**
+     * Writes every row the servers hold of a table of the job, pulled a page at a time: for a loop of one's own
+     * (the trainer's {@code save} writes its hashed tables itself).
+     *
+     * @param dir   where the two files go (it must exist)
+     * @param table the table's name, as declared
+     * @param dim   its row width
+     * @throws UncheckedIOException when a file cannot be written
+     * @throws io.jvmps.common.protocol.PsException what listing the ids or pulling the rows raises
+     */
+    public static void write(Path dir, io.jvmps.client.PsJob job, String table, int dim) {
+        write(dir, table, dim, job.control().sparseIds(table), job.sparse());
+    }
+
+    /**
      * Writes a table's rows, pulled from the servers a page at a time.
      *
      * @param ids every id the table holds, ascending

@@ -49,6 +49,11 @@ public final class LibraryJob {
         this.meters = meters;
     }
 
+    /** @return how this worker joins a job through the library: the scheduler, the secret, TLS, the timeouts */
+    public ClientSettings settings() {
+        return settings;
+    }
+
     /**
      * Runs the whole job; the session is the job's from here (closed when it ends).
      *

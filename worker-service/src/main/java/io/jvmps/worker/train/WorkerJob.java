@@ -16,7 +16,6 @@ import io.jvmps.client.transport.ConnectionHolder;
 import io.jvmps.client.control.ServerRecovery;
 import io.jvmps.client.control.ProgressReporter;
 import io.jvmps.client.control.StepJoiner;
-import io.jvmps.worker.ctr.CtrEvaluation;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
@@ -109,19 +108,23 @@ public class WorkerJob {
                 state.phase(TrainingState.Phase.FINISHED);
                 return 0;
             }
+            if (props.job() == JobKind.CTR) {
+                new CtrJob(props, library.settings(), clocks.deadlines(), meters, state).run(session, httpPort,
+                        (dense, nodeId) -> new StepReporter(state, progress, dense, nodeId, clocks.wall(),
+                                props.training().logInterval(), meters), jobExports::awaitEveryResult);
+                state.phase(TrainingState.Phase.FINISHED);
+                return 0;
+            }
             int port = rsocketPort.await(props.servers().waitTimeout());
             RegisterResponse reg = session.register(httpPort, port, props.servers().waitTimeout(),
                     props.servers().waitInterval());
             // the data and the model need no server: they load while the servers start (and a bad data path
             // fails here, before any wait)
-            boolean ctr = props.job() == JobKind.CTR;
             boolean sparse = props.job() == JobKind.SPARSE_LINEAR;
-            DataLoader.Loaded data = ctr ? null : dataLoader.load(props.dataset(), props.training().seed());
-            if (!ctr) {
-                meters.skippedRows("train", data.train().skippedRows());
-                meters.skippedRows("test", data.test().skippedRows());
-            }
-            TrainableModel model = ctr || sparse ? null : models.create(data.train().featureSize(),
+            DataLoader.Loaded data = dataLoader.load(props.dataset(), props.training().seed());
+            meters.skippedRows("train", data.train().skippedRows());
+            meters.skippedRows("test", data.test().skippedRows());
+            TrainableModel model = sparse ? null : models.create(data.train().featureSize(),
                     data.train().numClasses());
             state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.WAITING_FOR_SERVERS, reg.rank(),
                     reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
@@ -129,8 +132,8 @@ public class WorkerJob {
             int expectedServers = reg.view().expectedServers();
             ServerConnections first = awaitServers(expectedServers, props.servers().waitTimeout());
             try (ConnectionHolder held = new ConnectionHolder(first)) {
-                if (ctr || sparse) {
-                    runTableJob(held, expectedServers, reg, workers, progress, data);
+                if (sparse) {
+                    runSparseLinear(held, expectedServers, reg, workers, progress, data);
                 } else {
                     runDense(held, expectedServers, reg, workers, progress, data, model);
                 }
@@ -163,31 +166,17 @@ public class WorkerJob {
                 s.bytesPulled(), s.accuracy(), reason));
     }
 
-    /** The CTR and sparse linear jobs: their own training loops over sparse tables and a dense part. */
-    private void runTableJob(ConnectionHolder held, int expectedServers, RegisterResponse reg, int workers,
-                             ProgressReporter progress, DataLoader.Loaded data) {
-        boolean ctr = props.job() == JobKind.CTR;
-        if (ctr && (dynamic() || reg.rank() >= workers)) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it "
-                    + "takes neither ps.worker.dataset.sharding=DYNAMIC nor a rank beyond ps.cluster.worker-num "
-                    + "(this worker has rank " + reg.rank() + " of " + workers + ")");
-        }
+    /** The sparse linear job: its own training loop over a sparse table. */
+    private void runSparseLinear(ConnectionHolder held, int expectedServers, RegisterResponse reg, int workers,
+                                 ProgressReporter progress, DataLoader.Loaded data) {
         ServerDescription semantics = semantics(held.current(), workers);
-        if (!ctr) {
-            requireShardable(semantics, reg.rank(), workers);
-        }
+        requireShardable(semantics, reg.rank(), workers);
         if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=" + props.job() + " runs "
                     + "in SYNC, ASYNC or SSP mode; the servers run GEO (ps.consistency.mode)");
         }
         log.info("Training in {} mode: {}", semantics.mode(), semantics);
-        java.util.function.Function<java.time.Duration, ServerConnections> reconnect =
-                left -> awaitServers(expectedServers, left);
-        if (ctr) {
-            runCtr(held, reconnect, reg, workers, semantics, progress);
-        } else {
-            runSparseLinear(held, reconnect, reg, workers, semantics, progress, data);
-        }
+        runSparseLinear(held, left -> awaitServers(expectedServers, left), reg, workers, semantics, progress, data);
     }
 
     /**
@@ -365,16 +354,6 @@ public class WorkerJob {
         return semantics;
     }
 
-    private void runCtr(ConnectionHolder held, java.util.function.Function<java.time.Duration, ServerConnections> reconnect,
-                        RegisterResponse reg, int workers, ServerDescription semantics, ProgressReporter progress) {
-        CtrJob.Outcome outcome = new CtrJob(props, clocks.deadlines(), meters).run(held, reconnect, reg.rank(), reg.nodeId(), workers,
-                semantics,
-                dense -> new StepReporter(state, progress, dense, reg.nodeId(), clocks.wall(), props.training().logInterval(), meters),
-                state);
-        CtrEvaluation evaluation = outcome.evaluation();
-        reportShard(reg, ResultReport.clicks(reg.nodeId(), evaluation.clicks(), outcome.summary().seconds()));
-    }
-
     /**
      * The sparse linear job; rank 0 with an export folder also serves exports asked for while it trains and,
      * once every worker has reported, writes the final model.
@@ -398,7 +377,7 @@ public class WorkerJob {
         SparseLinearJob.Outcome outcome;
         try {
             outcome = job.run(held, reconnect, reg.nodeId(), workers, semantics, test, leased,
-                    dense -> new StepReporter(state, progress, dense, reg.nodeId(), clocks.wall(), props.training().logInterval(),
+                    (dense, nodeId) -> new StepReporter(state, progress, dense, reg.nodeId(), clocks.wall(), props.training().logInterval(),
                             meters, stepEnd), state);
         } finally {
             exports.close(refusal != null ? refusal

@@ -1,27 +1,25 @@
 package io.jvmps.worker.train.table;
 
-import io.jvmps.worker.train.progress.StepReporter;
-import io.jvmps.worker.train.progress.TrainingMeters;
-import io.jvmps.worker.train.progress.TrainingState;
-import io.jvmps.worker.train.progress.TrainingSummary;
-import io.jvmps.worker.train.schedule.LoopSettings;
-import io.jvmps.worker.train.schedule.Steps;
-import io.jvmps.client.transport.ConnectionHolder;
-import io.jvmps.client.control.ServerRecovery;
-import io.jvmps.client.control.StepJoiner;
-import io.jvmps.common.codec.TensorChunker;
-import io.jvmps.common.embedding.CacheStats;
-import io.jvmps.common.embedding.EmbeddingCacheManager;
-import io.jvmps.common.protocol.PsException;
-import io.jvmps.common.protocol.ServerDescription;
-import io.jvmps.common.sharding.ShardMap;
-import io.jvmps.common.sparse.SparseTableSpec;
-import io.jvmps.client.control.ControlClient;
+import io.jvmps.client.ClientSettings;
+import io.jvmps.client.PsJob;
+import io.jvmps.client.control.SchedulerSession;
 import io.jvmps.client.data.DenseClient;
-import io.jvmps.client.transport.ServerConnections;
 import io.jvmps.client.data.SparseClient;
 import io.jvmps.client.data.SparseRowStore;
+import io.jvmps.client.dataset.EpochBatches;
+import io.jvmps.client.dataset.IndexRange;
+import io.jvmps.client.train.TableFiles;
+import io.jvmps.common.embedding.CacheStats;
+import io.jvmps.common.embedding.EmbeddingCacheManager;
+import io.jvmps.common.protocol.ConsistencyMode;
+import io.jvmps.common.protocol.ErrorCode;
+import io.jvmps.common.protocol.PsException;
+import io.jvmps.common.protocol.ServerDescription;
+import io.jvmps.common.sparse.SparseTableSpec;
+import io.jvmps.common.sparse.SparseTableStatus;
+import io.jvmps.common.time.MonotonicClock;
 import io.jvmps.worker.config.CtrProperties;
+import io.jvmps.worker.config.DataSharding;
 import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.ctr.CachedLookup;
 import io.jvmps.worker.ctr.ClickData;
@@ -29,15 +27,22 @@ import io.jvmps.worker.ctr.ClickDataSpec;
 import io.jvmps.worker.ctr.CtrEvaluation;
 import io.jvmps.worker.ctr.DirectLookup;
 import io.jvmps.worker.ctr.EmbeddingLookup;
-import io.jvmps.worker.ctr.TableExport;
 import io.jvmps.worker.ctr.WideDeepModel;
-import io.jvmps.client.dataset.EpochBatches;
-import io.jvmps.client.dataset.IndexRange;
+import io.jvmps.worker.train.progress.StepReporter;
+import io.jvmps.worker.train.progress.TrainingMeters;
+import io.jvmps.worker.train.progress.TrainingState;
+import io.jvmps.worker.train.progress.TrainingSummary;
+import io.jvmps.worker.train.schedule.LoopSettings;
+import io.jvmps.worker.train.schedule.Steps;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.jvmps.common.time.MonotonicClock;
-import java.time.Duration;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -45,13 +50,17 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * A worker's click-through-rate job once the servers answer: generate the seeded click data, declare the
- * wide (dim 1) and deep (dim d) tables on the servers, seed the dense part of the wide-and-deep model,
- * train with {@link CtrLoop}, then score this worker's shard of the test set (AUC against the oracle's).
+ * A worker's click-through-rate job, joined through {@link PsJob} like any program on the library (so the declare,
+ * seed, join and recovery sequence is the library's): generate the seeded click data, declare the wide (dim 1)
+ * and deep (dim d) tables, seed the dense part of the wide-and-deep model, train with {@link CtrLoop} (recovering
+ * from a lost server's state when checkpoints allow), score this worker's shard of the test set (AUC against the
+ * oracle's) and report it. With {@code ps.worker.output.model-dir}, rank 0 then writes the trained model once every
+ * worker has reported: both tables as {@code <table>.ids.npy} and {@code <table>.rows.npy} ({@link TableFiles}) and
+ * each dense parameter as {@code <name>.npy}. Not thread-safe: one run.
  */
 public class CtrJob {
     /** Name of the wide table (one weight per field value and crossed pair). */
@@ -59,18 +68,24 @@ public class CtrJob {
     /** Name of the deep table (field embeddings). */
     static final String DEEP_TABLE = "ctr.deep";
     private static final Logger log = LoggerFactory.getLogger(CtrJob.class);
-    private static final int SPARSE_FRAME_BYTES = 1 << 20;
 
     private final WorkerProperties props;
+    private final ClientSettings settings;
     private final MonotonicClock clock;
     private final TrainingMeters meters;
-    private final Map<String, AtomicReference<Supplier<CacheStats>>>
-            cacheStats = new HashMap<>();
+    private final TrainingState state;
+    private final Map<String, AtomicReference<Supplier<CacheStats>>> cacheStats = new HashMap<>();
 
-    public CtrJob(WorkerProperties props, MonotonicClock clock, TrainingMeters meters) {
+    /**
+     * @param settings the scheduler's address, the secret, TLS and the timeouts, as the worker is configured
+     */
+    public CtrJob(WorkerProperties props, ClientSettings settings, MonotonicClock clock, TrainingMeters meters,
+                  TrainingState state) {
         this.props = props;
+        this.settings = settings;
         this.clock = clock;
         this.meters = meters;
+        this.state = state;
     }
 
     /** What the job measured. */
@@ -78,24 +93,55 @@ public class CtrJob {
     }
 
     /**
-     * @param held      the connections to the servers, replaced after a recovery
-     * @param reconnect waits (up to the given time) until every server is alive and reachable again
+     * Runs the whole job; the session is the job's from here (closed when it ends).
+     *
+     * @param session     the worker's scheduler session, not yet registered
+     * @param httpPort    this worker's HTTP port, shown in the cluster view
+     * @param reporters   makes the loop's step reporter
+     * @param everyResult waits (with its own deadline) until every worker has reported; false when not all did
+     * @throws PsException INVALID_ARGUMENT for dynamic sharding, a rank beyond the job's workers or GEO servers;
+     *                     what the library throws (the job is left as failed first)
      */
-    public Outcome run(ConnectionHolder held, Function<Duration, ServerConnections> reconnect, int rank, String nodeId,
-                int workers, ServerDescription semantics, StepReporterFactory reporters, TrainingState state) {
-        ServerConnections connections = held.current();
+    public Outcome run(SchedulerSession session, int httpPort, StepReporterFactory reporters,
+                       BooleanSupplier everyResult) {
+        if (props.dataset().sharding() == DataSharding.DYNAMIC) {
+            session.close();
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it takes no "
+                    + "ps.worker.dataset.sharding=DYNAMIC");
+        }
+        state.phase(TrainingState.Phase.WAITING_FOR_SERVERS);
+        try (PsJob job = PsJob.join(settings, clock, session, httpPort)) {
+            try {
+                return train(job, reporters, everyResult);
+            } catch (RuntimeException e) {
+                job.fail();
+                throw e;
+            }
+        }
+    }
+
+    private Outcome train(PsJob job, StepReporterFactory reporters, BooleanSupplier everyResult) {
+        int rank = job.rank();
+        int workers = job.workers();
+        ServerDescription semantics = job.semantics();
+        if (rank >= workers) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it takes no rank "
+                    + "beyond ps.cluster.worker-num (this worker has rank " + rank + " of " + workers + ")");
+        }
+        if (semantics.mode() == ConsistencyMode.GEO) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=CTR runs in SYNC, ASYNC or SSP mode; "
+                    + "the servers run GEO (ps.consistency.mode)");
+        }
+        log.info("Training in {} mode: {}", semantics.mode(), semantics);
+        state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.INITIALIZING, rank, job.nodeId(), 0, 0, 0,
+                0, Double.NaN, 0, 0, 0, Double.NaN, null));
         CtrProperties c = props.ctr();
         ClickDataSpec spec = new ClickDataSpec(c.fields(), c.vocabulary(), c.zipf(), c.crosses(),
                 c.weightSigma(), c.crossSigma(), c.bias(), props.training().seed());
         ClickData train = ClickData.generate(spec, c.trainSize(), 0);
         ClickData test = ClickData.generate(spec, c.testSize(), 1);
         WideDeepModel model = new WideDeepModel(spec.wideIds(), spec.fields(), c.dim(), c.hidden1(), c.hidden2());
-        ShardMap shardMap = ShardMap.compute(model.params(), connections.size());
-        DenseClient dense = new DenseClient(connections, shardMap, rank, props.servers().requestTimeout(),
-                TensorChunker.DEFAULT_CHUNK_BYTES);
-        SparseClient sparse = sparseClient(connections, rank);
-        List<io.jvmps.common.sparse.SparseTableStatus> declared = declareTables(
-                new ControlClient(connections, rank, props.servers().requestTimeout()), spec);
+        List<SparseTableStatus> declared = job.declareTables(tables(spec));
         log.info(String.format(Locale.ROOT, "Table %s declared: %d rows of dim %d (%.1f MB of values) in the vocabulary; "
                         + "held now on the servers: %s", DEEP_TABLE, spec.distinctValues(), c.dim(),
                 spec.distinctValues() * c.dim() * 4 / 1e6, declared.stream().map(t -> String.format(Locale.ROOT,
@@ -105,24 +151,15 @@ public class CtrJob {
                         + "vocab_cache_size %d", spec.fields(), spec.vocabulary(), spec.zipf(), spec.crosses(),
                 train.size(), test.size(), train.clickRate(), test.oracleAuc(), c.dim(), c.hidden1(),
                 c.hidden2(), c.vocabCacheSize()));
-        state.phase(TrainingState.Phase.INITIALIZING);
-        long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(),
-                Steps.wholeJob(null, train.size(), workers, rank, props.training()), workers);
-        // servers with a checkpoint restore it here (the tables at their declaration)
-        long restored = ControlClient.alongside(dense).declareDense(shardMap.params(), jobUpdates);
-        if (restored > 0) {
-            log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
+        // servers with a checkpoint restore it at the dense declaration (the tables with it)
+        PsJob.DenseStart start = job.declareDense(model.params(), model.initialParams(props.training().seed()),
+                Steps.wholeJob(null, train.size(), workers, rank, props.training()));
+        if (start.startStep() > 0) {
+            log.info("Resuming the schedule at step {}", start.startStep());
         }
-        io.jvmps.client.data.DenseSeeding.seedOrAwait(dense, model.initialParams(props.training().seed()), rank,
-                props.servers().waitTimeout(), clock);
-        long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clock, semantics, nodeId, restored, props.servers().requestTimeout());
-        ServerRecovery recovery = new ServerRecovery(reconnect, next -> new DenseClient(next, shardMap, rank,
-                props.servers().requestTimeout(), TensorChunker.DEFAULT_CHUNK_BYTES), () -> model.initialParams(props.training().seed()),
-                rank, props.servers().recoveryTimeout(), clock, semantics.mode(),
-                ServerRecovery.joinAgain(clock, semantics, nodeId, props.servers().requestTimeout()),
-                next -> declareTables(new ControlClient(next, rank, props.servers().requestTimeout()), spec))
-                .declaringJobUpdates(jobUpdates);
-        recovery.joined(); // the schedule step above joined this worker
+        DenseClient dense = start.client();
+        SparseClient sparse = job.sparse();
+        long from = start.startStep();
         ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "embedding-store");
             t.setDaemon(true);
@@ -131,30 +168,30 @@ public class CtrJob {
         TrainingSummary summary = null;
         try {
             while (summary == null) {
-                LoopSettings settings = LoopSettings.of(props.training(), start);
+                LoopSettings loopSettings = LoopSettings.of(props.training(), from);
                 EmbeddingLookup wide = lookup(sparse, WIDE_TABLE, 1, semantics, prefetch);
                 EmbeddingLookup deep = lookup(sparse, DEEP_TABLE, c.dim(), semantics, prefetch);
                 state.phase(TrainingState.Phase.TRAINING);
                 try {
-                    summary = new CtrLoop(model, train, wide, deep, dense, settings, rank, workers,
-                            reporters.create(dense)).run();
+                    summary = new CtrLoop(model, train, wide, deep, dense, loopSettings, rank, workers,
+                            reporters.create(dense, job.nodeId())).run();
                     wide.close();
                     deep.close();
                     logCache(WIDE_TABLE, wide.stats());
                     logCache(DEEP_TABLE, deep.stats());
                 } catch (PsException e) {
-                    if (!recovery.recovers(e)) {
+                    if (!start.recovery().recovers(e)) {
                         writeBackOnStop(wide, deep, e); // the job ends: keep what the caches learnt
                     }
-                    ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held, () -> {
+                    var resumed = job.resume(start, e, () -> {
                         state.phase(TrainingState.Phase.RECOVERING);
                         log.warn("Lost the servers' state ({}); recovering from their newest checkpoint. The "
                                 + "embedding caches' rows are dropped unwritten: they belong to steps the servers "
                                 + "roll back", e.getMessage());
                     });
                     dense = resumed.client();
-                    sparse = sparseClient(resumed.connections(), rank);
-                    start = resumed.step();
+                    sparse = job.sparse();
+                    from = resumed.step();
                 } catch (RuntimeException e) {
                     writeBackOnStop(wide, deep, e);
                     throw e;
@@ -180,29 +217,53 @@ public class CtrJob {
                 .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
         log.info(String.format(Locale.ROOT, "Worker heap: peak %.1f MB of max %.1f MB", peak / 1e6,
                 Runtime.getRuntime().maxMemory() / 1e6));
+        double accuracy = evaluation.examples() == 0 ? Double.NaN
+                : (double) evaluation.correct() / evaluation.examples();
+        state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
+                s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
+                accuracy, s.error()));
+        job.reportClicks(evaluation.clicks(), summary.seconds());
         if (!props.output().parametersDir().isBlank()) {
-            int[] all = java.util.stream.IntStream.range(0, train.size()).toArray();
-            java.nio.file.Path dir = java.nio.file.Path.of(props.output().parametersDir(), "worker-" + rank);
-            TableExport.write(dir, sparse, WIDE_TABLE, 1, train.wideIds(all));
-            TableExport.write(dir, sparse, DEEP_TABLE, c.dim(), train.deepIds(all));
-            log.info("Exported the tables' rows of every training id to {}", dir);
+            Path dir = Path.of(props.output().parametersDir(), "worker-" + rank);
+            writeModel(job, dense, model, dir);
+            log.info("Wrote the tables' rows and the dense parameters as the servers hold them now to {}", dir);
+        }
+        if (rank == 0 && !props.output().modelDir().isBlank()) {
+            if (!everyResult.getAsBoolean()) {
+                log.warn("Exporting the servers' values as they are now: not every worker has reported its result");
+            }
+            Path dir = Path.of(props.output().modelDir());
+            writeModel(job, dense, model, dir);
+            log.info("Wrote the trained wide-and-deep model (tables {} and {}, {} dense parameters) to {}",
+                    WIDE_TABLE, DEEP_TABLE, model.params().size(), dir);
         }
         return new Outcome(summary, evaluation);
     }
 
-    private SparseClient sparseClient(ServerConnections connections, int rank) {
-        return new SparseClient(connections, rank, props.servers().requestTimeout(), SPARSE_FRAME_BYTES);
-    }
-
-    /** Declares the wide and deep tables (idempotent); returns the deep table's status on each server. */
-    private List<io.jvmps.common.sparse.SparseTableStatus> declareTables(ControlClient control,
-                                                                                  ClickDataSpec spec) {
+    /** The wide and deep tables' declarations (every worker declares the same). */
+    private List<SparseTableSpec> tables(ClickDataSpec spec) {
         CtrProperties c = props.ctr();
         String optimizer = c.tableOptimizer().isBlank() ? null : c.tableOptimizer();
-        control.declareSparse(new SparseTableSpec(WIDE_TABLE, 1, props.training().seed(), 0f, optimizer));
         long initRows = c.initInServer() ? spec.distinctValues() : 0;
-        return control.declareSparse(new SparseTableSpec(DEEP_TABLE, c.dim(), props.training().seed() + 1, c.initScale(),
-                optimizer, initRows));
+        return List.of(new SparseTableSpec(WIDE_TABLE, 1, props.training().seed(), 0f, optimizer),
+                new SparseTableSpec(DEEP_TABLE, c.dim(), props.training().seed() + 1, c.initScale(), optimizer,
+                        initRows));
+    }
+
+    /** Writes both tables' rows and the dense parameters, as the servers hold them now, to {@code dir}. */
+    private void writeModel(PsJob job, DenseClient dense, WideDeepModel model, Path dir) {
+        try {
+            Files.createDirectories(dir);
+            TableFiles.write(dir, job, WIDE_TABLE, 1);
+            TableFiles.write(dir, job, DEEP_TABLE, props.ctr().dim());
+            INDArray[] values = model.emptyParams();
+            dense.pull(0, values);
+            for (int p = 0; p < values.length; p++) {
+                Nd4j.writeAsNumpy(values[p], dir.resolve(model.params().get(p).name() + ".npy").toFile());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the CTR model to " + dir, e);
+        }
     }
 
     private static void writeBackOnStop(EmbeddingLookup wide, EmbeddingLookup deep, RuntimeException e) {
@@ -251,6 +312,7 @@ public class CtrJob {
     /** Makes the step reporter for the loop, around the dense client whose bytes it reports. */
     @FunctionalInterface
     public interface StepReporterFactory {
-        StepReporter create(DenseClient dense);
+        /** @param nodeId this worker's node id, as the job registered it */
+        StepReporter create(DenseClient dense, String nodeId);
     }
 }

@@ -129,7 +129,7 @@ public class SparseLinearJob {
                 StepPlan plan = leased == null ? StepPlan.fixed(train.size(), workers, rank, settings)
                         : leased.plan(start);
                 summary = new SparseLinearLoop(model, train, new DirectLookup(sparse, TABLE, model.classes()), dense,
-                        settings, plan, reporters.create(dense)).run();
+                        settings, plan, reporters.create(dense, nodeId)).run();
             } catch (PsException e) {
                 ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held, () -> {
                     state.phase(TrainingState.Phase.RECOVERING);
