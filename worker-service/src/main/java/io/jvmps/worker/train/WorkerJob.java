@@ -10,6 +10,7 @@ import io.jvmps.worker.train.progress.TrainingSummary;
 import io.jvmps.worker.train.schedule.DynamicSchedule;
 import io.jvmps.worker.train.schedule.LoopSettings;
 import io.jvmps.worker.train.schedule.Steps;
+import io.jvmps.client.PsJob;
 import io.jvmps.worker.train.table.CtrJob;
 import io.jvmps.worker.train.table.SparseLinearJob;
 import io.jvmps.client.transport.ConnectionHolder;
@@ -115,28 +116,39 @@ public class WorkerJob {
                 state.phase(TrainingState.Phase.FINISHED);
                 return 0;
             }
+            if (props.job() == JobKind.SPARSE_LINEAR) {
+                // the data needs no server: a bad data path fails here, before any wait
+                DataLoader.Loaded data = dataLoader.load(props.dataset(), props.training().seed());
+                meters.skippedRows("train", data.train().skippedRows());
+                meters.skippedRows("test", data.test().skippedRows());
+                state.phase(TrainingState.Phase.WAITING_FOR_SERVERS);
+                try (PsJob job = PsJob.join(library.settings(), clocks.deadlines(), session, httpPort)) {
+                    try {
+                        runSparseLinear(job, progress, data);
+                    } catch (RuntimeException e) {
+                        job.fail();
+                        throw e;
+                    }
+                }
+                state.phase(TrainingState.Phase.FINISHED);
+                return 0;
+            }
             int port = rsocketPort.await(props.servers().waitTimeout());
             RegisterResponse reg = session.register(httpPort, port, props.servers().waitTimeout(),
                     props.servers().waitInterval());
             // the data and the model need no server: they load while the servers start (and a bad data path
             // fails here, before any wait)
-            boolean sparse = props.job() == JobKind.SPARSE_LINEAR;
             DataLoader.Loaded data = dataLoader.load(props.dataset(), props.training().seed());
             meters.skippedRows("train", data.train().skippedRows());
             meters.skippedRows("test", data.test().skippedRows());
-            TrainableModel model = sparse ? null : models.create(data.train().featureSize(),
-                    data.train().numClasses());
+            TrainableModel model = models.create(data.train().featureSize(), data.train().numClasses());
             state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.WAITING_FOR_SERVERS, reg.rank(),
                     reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
             int workers = reg.view().expectedWorkers();
             int expectedServers = reg.view().expectedServers();
             ServerConnections first = awaitServers(expectedServers, props.servers().waitTimeout());
             try (ConnectionHolder held = new ConnectionHolder(first)) {
-                if (sparse) {
-                    runSparseLinear(held, expectedServers, reg, workers, progress, data);
-                } else {
-                    runDense(held, expectedServers, reg, workers, progress, data, model);
-                }
+                runDense(held, expectedServers, reg, workers, progress, data, model);
             }
             state.phase(TrainingState.Phase.FINISHED);
             return 0;
@@ -164,19 +176,6 @@ public class WorkerJob {
         state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.FAILED, s.rank(), s.nodeId(), s.epoch(),
                 s.step(), s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(),
                 s.bytesPulled(), s.accuracy(), reason));
-    }
-
-    /** The sparse linear job: its own training loop over a sparse table. */
-    private void runSparseLinear(ConnectionHolder held, int expectedServers, RegisterResponse reg, int workers,
-                                 ProgressReporter progress, DataLoader.Loaded data) {
-        ServerDescription semantics = semantics(held.current(), workers);
-        requireShardable(semantics, reg.rank(), workers);
-        if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=" + props.job() + " runs "
-                    + "in SYNC, ASYNC or SSP mode; the servers run GEO (ps.consistency.mode)");
-        }
-        log.info("Training in {} mode: {}", semantics.mode(), semantics);
-        runSparseLinear(held, left -> awaitServers(expectedServers, left), reg, workers, semantics, progress, data);
     }
 
     /**
@@ -355,35 +354,45 @@ public class WorkerJob {
     }
 
     /**
-     * The sparse linear job; rank 0 with an export folder also serves exports asked for while it trains and,
-     * once every worker has reported, writes the final model.
+     * The sparse linear job in a joined job; rank 0 with an export folder also serves exports asked for while it
+     * trains and, once every worker has reported, writes the final model.
      */
-    private void runSparseLinear(ConnectionHolder held,
-                                 java.util.function.Function<java.time.Duration, ServerConnections> reconnect,
-                                 RegisterResponse reg, int workers, ServerDescription semantics,
-                                 ProgressReporter progress, DataLoader.Loaded data) {
+    private void runSparseLinear(PsJob ps, ProgressReporter progress, DataLoader.Loaded data) {
+        int workers = ps.workers();
+        int servers = ps.servers();
+        ServerDescription semantics = ps.semantics();
+        requireShardable(semantics, ps.rank(), workers);
+        if (semantics.mode() == io.jvmps.common.protocol.ConsistencyMode.GEO) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "ps.worker.job=" + props.job() + " runs "
+                    + "in SYNC, ASYNC or SSP mode; the servers run GEO (ps.consistency.mode)");
+        }
+        log.info("Training in {} mode: {}", semantics.mode(), semantics);
+        state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.INITIALIZING, ps.rank(), ps.nodeId(), 0, 0,
+                0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
         io.jvmps.client.dataset.LibSvmFile train = (io.jvmps.client.dataset.LibSvmFile) data.train();
         io.jvmps.client.dataset.LibSvmFile test = (io.jvmps.client.dataset.LibSvmFile) data.test();
-        int servers = held.current().size();
-        SparseLinearJob job = new SparseLinearJob(props, clocks, train, reg.rank(), servers);
-        String refusal = jobExports.refusal(reg.rank());
+        SparseLinearJob job = new SparseLinearJob(props, clocks, train, ps);
+        String refusal = jobExports.refusal(ps.rank());
         java.util.function.LongConsumer stepEnd = refusal != null ? global -> { } : global -> exports.serve(() ->
                 job.export(java.nio.file.Path.of(props.output().modelDir(), "step-" + global), test,
                         jobExports.manifest(ModelType.SOFTMAX.name(), semantics, workers, servers, global)));
         if (refusal == null) {
             exports.open();
         }
-        DynamicSchedule leased = dynamic() ? dynamicSchedule(train.size(), workers, reg.nodeId()) : null;
+        DynamicSchedule leased = dynamic() ? dynamicSchedule(train.size(), workers, ps.nodeId()) : null;
         SparseLinearJob.Outcome outcome;
         try {
-            outcome = job.run(held, reconnect, reg.nodeId(), workers, semantics, test, leased,
-                    (dense, nodeId) -> new StepReporter(state, progress, dense, reg.nodeId(), clocks.wall(), props.training().logInterval(),
-                            meters, stepEnd), state);
+            outcome = job.run(test, leased, (dense, nodeId) -> new StepReporter(state, progress, dense, nodeId,
+                    clocks.wall(), props.training().logInterval(), meters, stepEnd), state);
         } finally {
             exports.close(refusal != null ? refusal
                     : "training has ended; the final model is written to " + props.output().modelDir());
         }
-        reportShard(reg, outcome.correct(), outcome.examples(), outcome.summary().seconds());
+        double accuracy = outcome.examples() == 0 ? Double.NaN : (double) outcome.correct() / outcome.examples();
+        state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
+                s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
+                accuracy, s.error()));
+        ps.reportResult(outcome.correct(), outcome.examples(), outcome.summary().seconds());
         if (refusal == null) {
             if (!jobExports.awaitEveryResult()) {
                 log.warn("Exporting the servers' values as they are now: not every worker has reported its result");

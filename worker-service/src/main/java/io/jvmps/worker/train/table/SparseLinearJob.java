@@ -7,23 +7,16 @@ import io.jvmps.worker.train.schedule.DynamicSchedule;
 import io.jvmps.worker.train.schedule.LoopSettings;
 import io.jvmps.worker.train.schedule.Steps;
 import io.jvmps.worker.train.schedule.StepPlan;
-import io.jvmps.client.control.ControlClient;
-import io.jvmps.client.control.ServerRecovery;
-import io.jvmps.client.control.StepJoiner;
+import io.jvmps.client.PsJob;
 import io.jvmps.client.data.DenseClient;
-import io.jvmps.client.data.DenseSeeding;
 import io.jvmps.client.data.SparseClient;
 import io.jvmps.client.dataset.EpochBatches;
 import io.jvmps.client.dataset.IndexRange;
 import io.jvmps.client.dataset.LibSvmFile;
 import io.jvmps.client.dataset.SparseBatch;
-import io.jvmps.client.transport.ConnectionHolder;
-import io.jvmps.client.transport.ServerConnections;
-import io.jvmps.common.codec.TensorChunker;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.common.sharding.ParamSpec;
-import io.jvmps.common.sharding.ShardMap;
 import io.jvmps.common.sparse.SparseTableSpec;
 import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.ctr.DirectLookup;
@@ -38,19 +31,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 
 /**
- * A worker's sparse linear job ({@code ps.worker.job=SPARSE_LINEAR}) once the servers answer: softmax
+ * A worker's sparse linear job ({@code ps.worker.job=SPARSE_LINEAR}) in a job joined through {@link PsJob}: softmax
  * regression on LibSVM data whose weights live in the sparse table {@value #TABLE} (one row of
  * {@code classes} weights per feature column, created on first use with zeros) and whose bias is the dense
- * parameter {@value #BIAS}. Declares both, trains with {@link SparseLinearLoop} (recovering from a lost
- * server like the other jobs), scores this worker's shard of the test file, and writes the model as the
+ * parameter {@value #BIAS}. Declares both through the job, trains with {@link SparseLinearLoop} (recovering
+ * from a lost server through the job, as any program on the library does), scores this worker's shard of the test file, and writes the model as the
  * dense {@code SOFTMAX} graph ({@code W [features, classes]} from the table's rows, {@code b} from the
  * bias), so {@code predict --data=LIBSVM} reads it like any export. Training thread only.
  */
@@ -60,26 +51,28 @@ public class SparseLinearJob {
     /** The dense bias's name. */
     static final String BIAS = "linear.bias";
     private static final Logger log = LoggerFactory.getLogger(SparseLinearJob.class);
-    private static final int SPARSE_FRAME_BYTES = 1 << 20;
     private static final int EXPORT_ROWS_PER_PULL = 16_384;
 
     private final WorkerProperties props;
     private final JobClocks clocks;
     private final LibSvmFile train;
     private final SparseSoftmax model;
-    private final ShardMap shardMap;
+    private final PsJob job;
     private final int rank;
     private DenseClient dense;
     private SparseClient sparse;
 
-    /** @param train the training file (its feature count is the exported model's input width) */
-    public SparseLinearJob(WorkerProperties props, JobClocks clocks, LibSvmFile train, int rank, int servers) {
+    /**
+     * @param train the training file (its feature count is the exported model's input width)
+     * @param job   the joined job this worker trains in
+     */
+    public SparseLinearJob(WorkerProperties props, JobClocks clocks, LibSvmFile train, PsJob job) {
         this.props = props;
         this.clocks = clocks;
         this.train = train;
-        this.rank = rank;
+        this.job = job;
+        this.rank = job.rank();
         this.model = new SparseSoftmax(train.numClasses());
-        this.shardMap = ShardMap.compute(List.of(new ParamSpec(BIAS, new long[]{train.numClasses()})), servers);
     }
 
     /**
@@ -92,35 +85,27 @@ public class SparseLinearJob {
     }
 
     /**
-     * @param held      the connections to the servers, replaced after a recovery
-     * @param reconnect waits (up to the given time) until every server is alive and reachable again
-     * @param leased    the dynamic schedule (kept across recoveries), or null for this rank's static shard
+     * @param leased the dynamic schedule (kept across recoveries), or null for this rank's static shard
      */
-    public Outcome run(ConnectionHolder held, Function<Duration, ServerConnections> reconnect, String nodeId, int workers,
-                ServerDescription semantics, LibSvmFile test, DynamicSchedule leased,
-                CtrJob.StepReporterFactory reporters, TrainingState state) {
-        ServerConnections connections = held.current();
-        dense = denseClient(connections);
-        sparse = sparseClient(connections);
-        declareTable(connections);
+    public Outcome run(LibSvmFile test, DynamicSchedule leased, CtrJob.StepReporterFactory reporters,
+                       TrainingState state) {
+        int workers = job.workers();
+        ServerDescription semantics = job.semantics();
+        job.declareTables(List.of(new SparseTableSpec(TABLE, model.classes(), props.training().seed(), 0f, null)));
         log.info(String.format(Locale.ROOT, "Sparse linear job: %d training and %d test examples, %d features, "
                         + "%d classes; table %s holds a row of %d weights per feature used", train.size(), test.size(),
                 train.featureSize(), train.numClasses(), TABLE, train.numClasses()));
         state.phase(TrainingState.Phase.INITIALIZING);
-        long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(),
-                Steps.wholeJob(leased, train.size(), workers, rank, props.training()), workers);
-        long restored = ControlClient.alongside(dense).declareDense(shardMap.params(), jobUpdates);
-        if (restored > 0) {
-            log.info("The servers restored a checkpoint at step {}: resuming the schedule there", restored);
+        // servers with a checkpoint restore it at the dense declaration (the table with it)
+        PsJob.DenseStart declared = job.declareDense(List.of(new ParamSpec(BIAS, new long[]{model.classes()})),
+                new INDArray[]{Nd4j.create(DataType.FLOAT, model.classes())},
+                Steps.wholeJob(leased, train.size(), workers, rank, props.training()));
+        if (declared.startStep() > 0) {
+            log.info("Resuming the schedule at step {}", declared.startStep());
         }
-        DenseSeeding.seedOrAwait(dense, initialBias(), rank, props.servers().waitTimeout(), clocks.deadlines());
-        long start = StepJoiner.scheduleStep(ControlClient.alongside(dense), clocks.deadlines(), semantics, nodeId, restored,
-                props.servers().requestTimeout());
-        ServerRecovery recovery = new ServerRecovery(reconnect, this::denseClient, this::initialBias, rank,
-                props.servers().recoveryTimeout(), clocks.deadlines(), semantics.mode(),
-                ServerRecovery.joinAgain(clocks.deadlines(), semantics, nodeId, props.servers().requestTimeout()), this::declareTable)
-                .declaringJobUpdates(jobUpdates);
-        recovery.joined();
+        dense = declared.client();
+        sparse = job.sparse();
+        long start = declared.startStep();
         TrainingSummary summary = null;
         while (summary == null) {
             LoopSettings settings = LoopSettings.of(props.training(), start);
@@ -129,14 +114,14 @@ public class SparseLinearJob {
                 StepPlan plan = leased == null ? StepPlan.fixed(train.size(), workers, rank, settings)
                         : leased.plan(start);
                 summary = new SparseLinearLoop(model, train, new DirectLookup(sparse, TABLE, model.classes()), dense,
-                        settings, plan, reporters.create(dense, nodeId)).run();
+                        settings, plan, reporters.create(dense, job.nodeId())).run();
             } catch (PsException e) {
-                ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held, () -> {
+                var resumed = job.resume(declared, e, () -> {
                     state.phase(TrainingState.Phase.RECOVERING);
                     log.warn("Lost the servers' state ({}); recovering from their newest checkpoint", e.getMessage());
                 });
                 dense = resumed.client();
-                sparse = sparseClient(resumed.connections());
+                sparse = job.sparse();
                 start = resumed.step();
             }
         }
@@ -205,23 +190,5 @@ public class SparseLinearJob {
             }
         }
         return correct;
-    }
-
-    private INDArray[] initialBias() {
-        return new INDArray[]{Nd4j.create(DataType.FLOAT, model.classes())};
-    }
-
-    private void declareTable(ServerConnections connections) {
-        new ControlClient(connections, rank, props.servers().requestTimeout())
-                .declareSparse(new SparseTableSpec(TABLE, model.classes(), props.training().seed(), 0f, null));
-    }
-
-    private DenseClient denseClient(ServerConnections connections) {
-        return new DenseClient(connections, shardMap, rank, props.servers().requestTimeout(),
-                TensorChunker.DEFAULT_CHUNK_BYTES);
-    }
-
-    private SparseClient sparseClient(ServerConnections connections) {
-        return new SparseClient(connections, rank, props.servers().requestTimeout(), SPARSE_FRAME_BYTES);
     }
 }
