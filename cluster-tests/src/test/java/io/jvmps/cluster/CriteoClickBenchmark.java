@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A click model of one's own on Criteo-format files ({@link CriteoClickProgram}, 26 hashed tables) trained by 2
  * programs through 2 servers, SYNC, Adagrad: the job status's test AUC (the workers' merged histograms) against the
  * oracle AUC of the generator that wrote the files, in one run. {@code -Dclicks.train} (default 100000),
- * {@code -Dclicks.epochs} (default 2), {@code -Dclicks.rate} (default 0.05), {@code -Dclicks.l2} (default 0.01), {@code -Dclicks.vocabulary} (values per field, default 100).
+ * {@code -Dclicks.epochs} (default 2), {@code -Dclicks.rate} (default 0.05), {@code -Dclicks.l2} (default 0.01), {@code -Dclicks.vocabulary} (values per field, default 100), {@code -Dclicks.crosses} (crossed pairs in the truth, default 3), {@code -Dclicks.crossRank} (their weights' rank, 0 = a weight per pair of values; default 0).
  */
 @Tag("benchmark")
 class CriteoClickBenchmark {
@@ -30,10 +30,12 @@ class CriteoClickBenchmark {
         String rate = System.getProperty("clicks.rate", "0.05");
         String l2 = System.getProperty("clicks.l2", "0.01");
         String vocabulary = System.getProperty("clicks.vocabulary", "100");
+        String crosses = System.getProperty("clicks.crosses", "3");
+        String crossRank = System.getProperty("clicks.crossRank", "0");
         try (LocalCluster cluster = new LocalCluster("criteo-clicks")) {
             Path data = cluster.freshDir("clicks");
             NodeProcess generator = cluster.startTool("clicks", "worker-service", "clicks", "--out=" + data,
-                    "--train=" + train, "--test=20000", "--vocabulary=" + vocabulary);
+                    "--train=" + train, "--test=20000", "--vocabulary=" + vocabulary, "--crosses=" + crosses, "--cross-rank=" + crossRank);
             assertThat(generator.awaitExit(Duration.ofMinutes(2))).as(generator.tail()).isZero();
             Matcher oracle = ORACLE.matcher(Files.readString(data.resolve("oracle.txt")));
             assertThat(oracle.find()).isTrue();
@@ -65,8 +67,8 @@ class CriteoClickBenchmark {
             double jobAuc = Double.parseDouble(auc.group(1));
             double oracleAuc = Double.parseDouble(oracle.group(1));
             BenchmarkReport.record(String.format(Locale.ROOT, "DeepFM on Criteo-format clicks, 26 hashed tables of %s "
-                            + "values, %s examples, %s epochs, ADAGRAD %s, L2 %s, 2 servers x 2 workers: job test AUC %.4f, log loss %.4f; "
-                            + "oracle AUC %.4f, gap %.4f (%d steps each, %.1f s, %.1f ms/step)", vocabulary, train, epochs, rate, l2,
+                            + "values, %s crosses of rank %s, %s examples, %s epochs, ADAGRAD %s, L2 %s, 2 servers x 2 workers: job test AUC %.4f, log loss %.4f; "
+                            + "oracle AUC %.4f, gap %.4f (%d steps each, %.1f s, %.1f ms/step)", vocabulary, crosses, crossRank, train, epochs, rate, l2,
                     jobAuc, Double.parseDouble(logLoss.group(1)), oracleAuc, oracleAuc - jobAuc, steps, seconds,
                     1000 * seconds / steps));
             assertThat(jobAuc).isGreaterThan(0.6);

@@ -45,8 +45,8 @@ public final class ClickData {
                 logit += spec.weightSigma() * gaussian(spec.seed(), valueId(spec, f, v));
             }
             for (int c = 0; c < spec.crosses(); c++) {
-                long id = crossId(spec, c, values[n * fields + 2 * c], values[n * fields + 2 * c + 1]);
-                logit += spec.crossSigma() * gaussian(spec.seed(), id);
+                logit += spec.crossSigma() * crossWeight(spec, c, values[n * fields + 2 * c],
+                        values[n * fields + 2 * c + 1]);
             }
             double p = 1 / (1 + Math.exp(-logit));
             truth[n] = (float) p;
@@ -63,6 +63,22 @@ public final class ClickData {
     /** @return the id of crossed pair {@code c} with values {@code a} and {@code b} */
     public static long crossId(ClickDataSpec spec, int c, int a, int b) {
         return (1L << 62) | ((long) c << 48) | ((long) a * spec.vocabulary() + b);
+    }
+
+    /** @return crossed pair {@code c}'s weight for values {@code a} and {@code b}, before the spread: variance 1 */
+    private static double crossWeight(ClickDataSpec spec, int c, int a, int b) {
+        int rank = spec.crossRank();
+        if (rank == 0) {
+            return gaussian(spec.seed(), crossId(spec, c, a, b));
+        }
+        long left = valueId(spec, 2 * c, a);
+        long right = valueId(spec, 2 * c + 1, b);
+        double dot = 0;
+        for (int k = 0; k < rank; k++) {
+            long factor = (2L << 60) | ((long) k << 52); // a factor's id: apart from every value and crossed pair
+            dot += gaussian(spec.seed(), factor | left) * gaussian(spec.seed(), factor | right);
+        }
+        return dot / Math.sqrt(rank);
     }
 
     /** A standard normal value that depends only on (seed, id). */

@@ -25,6 +25,8 @@ public final class ClicksCommand {
               --vocabulary=N     values per field (default 1000)
               --zipf=S           Zipf exponent of the values' frequencies (default 1.05)
               --crosses=N        crossed field pairs in the ground truth, 0..13 (default 3)
+              --cross-rank=K     0: a weight per pair of values; K in 1..64: pair weights of rank K,
+                                 the structure factorisation machines learn (default 0)
               --seed=N           seed of the ground truth and the examples (default 7)
             """;
     /** A value's hidden weight: 26 of them add up to a logit spread like the crossed pairs'. */
@@ -32,7 +34,7 @@ public final class ClicksCommand {
     private static final double CROSS_SIGMA = 0.8;
     /** The base logit: about one click in four. */
     private static final double BIAS = -1.5;
-    private static final Set<String> OPTIONS = Set.of("out", "train", "test", "vocabulary", "zipf", "crosses", "seed");
+    private static final Set<String> OPTIONS = Set.of("out", "train", "test", "vocabulary", "zipf", "crosses", "cross-rank", "seed");
 
     private ClicksCommand() {
     }
@@ -59,7 +61,7 @@ public final class ClicksCommand {
             }
             spec = new ClickDataSpec(CriteoFile.CATEGORIES, number(options, "vocabulary", 1000),
                     Double.parseDouble(options.getOrDefault("zipf", "1.05")), number(options, "crosses", 3), WEIGHT_SIGMA,
-                    CROSS_SIGMA, BIAS, Long.parseLong(options.getOrDefault("seed", "7")));
+                    CROSS_SIGMA, BIAS, Long.parseLong(options.getOrDefault("seed", "7")), number(options, "cross-rank", 0));
             train = number(options, "train", 100_000);
             test = number(options, "test", 20_000);
             if (train < 1 || test < 2) {
