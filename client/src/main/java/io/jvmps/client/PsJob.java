@@ -50,6 +50,7 @@ public final class PsJob implements AutoCloseable {
     /** The sparse tables declared through this job, declared again by a recovery. */
     private final java.util.Map<String, io.jvmps.common.sparse.SparseTableSpec> tables = new java.util.LinkedHashMap<>();
     private io.jvmps.client.allreduce.RingAllReduce ring;
+    private final List<StepListener> stepListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private PsJob(ClientSettings settings, MonotonicClock clock, SchedulerSession session, RegisterResponse registration,
                   ServerConnections connections, ServerDescription semantics,
@@ -317,8 +318,41 @@ public final class PsJob implements AutoCloseable {
      */
     public void reportProgress(int epoch, int step, long globalStep, double loss, double samplesPerSecond,
                                long bytesPushed, long bytesPulled) {
-        progress.report(new ProgressReport(nodeId(), epoch, step, globalStep, loss, samplesPerSecond, bytesPushed,
-                bytesPulled));
+        reportProgress(epoch, step, globalStep, loss, samplesPerSecond, bytesPushed, bytesPulled, 0);
+    }
+
+    /**
+     * Same as {@link #reportProgress(int, int, long, double, double, long, long)} for one step, also handing the
+     * report and the step's examples to every {@link #onStep} listener, on the calling thread.
+     *
+     * @param examples the step's batch size (0: not told)
+     */
+    public void reportProgress(int epoch, int step, long globalStep, double loss, double samplesPerSecond,
+                               long bytesPushed, long bytesPulled, int examples) {
+        ProgressReport report = new ProgressReport(nodeId(), epoch, step, globalStep, loss, samplesPerSecond,
+                bytesPushed, bytesPulled);
+        progress.report(report);
+        for (StepListener listener : stepListeners) {
+            listener.stepDone(report, examples);
+        }
+    }
+
+    /**
+     * Adds a listener of this worker's own progress reports in this JVM (a service's status page or metrics); the
+     * trainer reports after every step.
+     */
+    public void onStep(StepListener listener) {
+        stepListeners.add(listener);
+    }
+
+    /** Hears of each step this worker reports ({@link #reportProgress}); runs on the training thread, briefly. */
+    @FunctionalInterface
+    public interface StepListener {
+        /**
+         * @param report   what went to the scheduler
+         * @param examples the step's batch size (0: not told)
+         */
+        void stepDone(ProgressReport report, int examples);
     }
 
     /** Makes {@link #close} leave as failed (DEAD): the scheduler lets a replacement take this rank at once. */

@@ -75,6 +75,15 @@ class RecommendationModelIT {
                     "--epochs=" + EPOCHS);
             // mid-job, the server that got rank 1 is killed; a replacement restores its rows from the checkpoint
             program.awaitLog(Pattern.compile("step 450: loss"), Duration.ofMinutes(4));
+            // the stock worker's own status page and metrics follow the library trainer's steps
+            int workerHttp = Integer.parseInt(worker.awaitLog(Pattern.compile("Netty started on port (\\d+)"),
+                    Duration.ofSeconds(1)).group(1));
+            String training = NodeProcess.poll("the stock worker's status while it trains", Duration.ofSeconds(30),
+                    () -> LocalCluster.get(workerHttp, "/api/v1/status").filter(s -> s.contains("\"phase\":\"TRAINING\"")
+                            && !s.contains("\"globalStep\":0,")));
+            assertThat(training).containsPattern("\"epoch\":[1-9]").containsPattern("\"bytesPushed\":[1-9]");
+            assertThat(LocalCluster.get(workerHttp, "/actuator/prometheus").orElse(""))
+                    .containsPattern("ps_worker_step_seconds_count(\\{[^}]*\\})? [1-9]");
             NodeProcess lost = NodeProcess.poll("the server of rank 1", Duration.ofSeconds(30), () -> java.util.Arrays
                     .stream(servers).filter(s -> s.logText().contains("Server rank 1 registered")).findFirst());
             lost.process().destroyForcibly().waitFor();

@@ -276,7 +276,7 @@ public final class SameDiffTrainer {
                 double seconds = (System.nanoTime() - windowStart) / 1e9;
                 job.reportProgress(epoch + 1, inEpoch + 1, step, loss, seconds > 0 ? windowExamples / seconds : 0,
                         dense.client().bytesPushed() + (sparse == null ? 0 : sparse.bytesPushed()),
-                        dense.client().bytesPulled() + (sparse == null ? 0 : sparse.bytesPulled()));
+                        dense.client().bytesPulled() + (sparse == null ? 0 : sparse.bytesPulled()), batch.size());
                 if (seconds > 10) {
                     windowStart = System.nanoTime();
                     windowExamples = 0;
