@@ -35,8 +35,10 @@ public final class LibSvmFile implements Examples {
     private final int classes;
     private final boolean binary;
     private final IndexedLines lines;
+    private final int widest;
 
-    private LibSvmFile(Path file, int features, int classes, boolean binary, IndexedLines lines) {
+    private LibSvmFile(Path file, int features, int classes, boolean binary, IndexedLines lines, int widest) {
+        this.widest = widest;
         this.file = file;
         this.features = features;
         this.classes = classes;
@@ -60,6 +62,7 @@ public final class LibSvmFile implements Examples {
         long began = System.nanoTime();
         IndexedLines.Builder starts = new IndexedLines.Builder(file);
         int maxIndex = 0;
+        int widest = 0;
         int maxLabel = -1;
         boolean negative = false;
         boolean zero = false;
@@ -88,6 +91,7 @@ public final class LibSvmFile implements Examples {
                 }
                 starts.add(start);
                 maxIndex = Math.max(maxIndex, row.lastIndex());
+                widest = Math.max(widest, row.count());
                 zero |= row.label() == 0;
                 negative |= row.label() < 0;
                 maxLabel = Math.max(maxLabel, row.label());
@@ -111,7 +115,7 @@ public final class LibSvmFile implements Examples {
         if (features < 1) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, file + " has no features");
         }
-        LibSvmFile svm = new LibSvmFile(file, features, classes, negative, starts.build(offset));
+        LibSvmFile svm = new LibSvmFile(file, features, classes, negative, starts.build(offset), widest);
         log.info(String.format(Locale.ROOT, "Indexed %s: %d examples of %d features, %d classes%s, in %.1f s", file,
                 svm.size(), features, classes, negative ? " (labels -1/+1)" : "", (System.nanoTime() - began) / 1e9));
         return svm;
@@ -130,6 +134,16 @@ public final class LibSvmFile implements Examples {
     @Override
     public int numClasses() {
         return classes;
+    }
+
+    /** @return the most features a row of the file lists */
+    public int widestRow() {
+        return widest;
+    }
+
+    /** @return whether the labels are -1 / +1 (read as classes 0 and 1) */
+    public boolean binary() {
+        return binary;
     }
 
     /**
