@@ -38,7 +38,7 @@ class CriteoReadBenchmark {
         try {
             write(file, ROWS);
             long bytes = Files.size(file);
-            double cat = Math.min(catSeconds(file), catSeconds(file));
+            double cat = Math.min(CsvStreamingBenchmark.catSeconds(file), CsvStreamingBenchmark.catSeconds(file));
             countLines(file); // warms the loop up
             long counted = System.nanoTime();
             assertThat(countLines(file)).isEqualTo(ROWS);
@@ -115,12 +115,5 @@ class CriteoReadBenchmark {
             }
         }
         return lines;
-    }
-
-    private static double catSeconds(Path file) throws Exception {
-        long start = System.nanoTime();
-        Process cat = new ProcessBuilder("cat", file.toString()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        assertThat(cat.waitFor()).isZero();
-        return (System.nanoTime() - start) / 1e9;
     }
 }
