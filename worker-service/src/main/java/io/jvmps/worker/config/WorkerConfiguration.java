@@ -101,12 +101,21 @@ public class WorkerConfiguration {
                     "ps.worker.graph.tables and ps.worker.dataset.csv.label-kind=BINARY or REAL need ps.worker.model "
                             + "to be a SameDiff model file; no file at " + file.toAbsolutePath());
         }
-        if (props.dataset().format() != DataFormat.CSV) {
+        DataFormat format = props.dataset().format();
+        if (format != DataFormat.CSV && format != DataFormat.LIBSVM) {
             throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
-                    "a model file with tables or a BINARY or REAL label reads CSV data: set "
-                            + "ps.worker.dataset.format=CSV (it is " + props.dataset().format() + ")");
+                    "a model file with tables or a BINARY or REAL label reads CSV or LIBSVM data: set "
+                            + "ps.worker.dataset.format=CSV or LIBSVM (it is " + format + ")");
         }
-        return io.jvmps.worker.model.LibraryGraph.load(file, props.graph().names(), props.graph().embeddingTables());
+        io.jvmps.worker.model.LibraryGraph graph = io.jvmps.worker.model.LibraryGraph.load(file,
+                props.graph().names(), props.graph().embeddingTables());
+        if (format == DataFormat.LIBSVM && graph.idInputs().size() != 1) {
+            throw new io.jvmps.common.protocol.PsException(io.jvmps.common.protocol.ErrorCode.INVALID_ARGUMENT,
+                    "LIBSVM data feeds a model file's one table lookup (its feature ids, with NAME_values and "
+                            + "NAME_mask beside them); the graph looks its tables up with "
+                            + (graph.idInputs().isEmpty() ? "no id placeholder" : "ids " + graph.idInputs()));
+        }
+        return graph;
     }
 
     /** Exports asked for over REST while the job runs, served by the training thread. */

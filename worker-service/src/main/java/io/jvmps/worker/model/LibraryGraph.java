@@ -21,12 +21,26 @@ public final class LibraryGraph implements ModelProvider {
     private final GraphNames names;
     private final List<EmbeddingTable> tables;
     private final List<io.jvmps.common.sharding.ParamSpec> params;
+    private final List<String> idInputs;
+    private final int labelWidth;
 
     private LibraryGraph(Path file, GraphNames names, List<EmbeddingTable> tables, SameDiffGraph first) {
         this.file = file;
         this.names = names;
         this.tables = List.copyOf(tables);
         this.params = first.params();
+        this.idInputs = List.copyOf(first.tables().idInputs().keySet());
+        this.labelWidth = first.numClasses();
+    }
+
+    /** @return the id placeholders the graph's tables are looked up with, as named in the file */
+    public List<String> idInputs() {
+        return idInputs;
+    }
+
+    /** @return the width of the label placeholder: 1 for a click or a real number, else the classes */
+    public int labelWidth() {
+        return labelWidth;
     }
 
     /**

@@ -5,6 +5,11 @@ import io.jvmps.client.PsJob;
 import io.jvmps.client.control.SchedulerSession;
 import io.jvmps.client.dataset.CsvFile;
 import io.jvmps.client.dataset.CsvFormat;
+import io.jvmps.client.dataset.Examples;
+import io.jvmps.client.dataset.LabelKind;
+import io.jvmps.client.dataset.LibSvmFile;
+import io.jvmps.client.dataset.LibSvmIds;
+import io.jvmps.worker.config.DataFormat;
 import io.jvmps.client.train.SameDiffTrainer;
 import io.jvmps.common.metrics.ClickHistogram;
 import io.jvmps.common.time.MonotonicClock;
@@ -24,7 +29,8 @@ import java.util.Locale;
  * The stock worker's job for a model file the library trains ({@link LibraryGraph}): it joins through
  * {@link PsJob} and trains with {@link SameDiffTrainer}, exactly as a user's own program on the library does (the
  * declare, seed, join, table and recovery sequence is the library's), reading the CSV files with the columns and
- * label kind of {@code ps.worker.dataset.csv.*}. It scores this worker's test shard by the label's kind (accuracy,
+ * label kind of {@code ps.worker.dataset.csv.*}, or LibSVM files whose features feed the graph's one table lookup
+ * ({@link LibSvmIds}; a label placeholder of width 1 makes the labels clicks). It scores this worker's test shard by the label's kind (accuracy,
  * RMSE and MAE, or AUC and log loss), reports it, and on rank 0 writes the trained graph to
  * {@code ps.worker.output.model-dir}/model.sd (a hashed table's rows beside it). Not thread-safe: one run.
  */
@@ -62,15 +68,29 @@ public final class LibraryJob {
      * @throws io.jvmps.common.protocol.PsException what the library throws: the job is left as failed first
      */
     public void run(SchedulerSession session, int httpPort, LibraryGraph model) {
-        CsvFormat format = props.dataset().csv().format();
-        CsvFile train = CsvFile.open(Path.of(props.dataset().trainFile()), format, props.dataset().numClasses());
-        CsvFile test = CsvFile.open(Path.of(props.dataset().testFile()), format, props.dataset().numClasses());
+        Examples train;
+        Examples test;
+        LabelKind labels;
+        if (props.dataset().format() == DataFormat.LIBSVM) {
+            // the graph's one id placeholder takes the features; its label's width says classes or clicks
+            labels = model.labelWidth() == 1 ? LabelKind.BINARY : LabelKind.CLASS;
+            LibSvmFile trainFile = LibSvmFile.open(Path.of(props.dataset().trainFile()), props.dataset().numFeatures(),
+                    props.dataset().numClasses());
+            train = LibSvmIds.of(trainFile, model.idInputs().get(0), labels);
+            test = LibSvmIds.of(LibSvmFile.open(Path.of(props.dataset().testFile()), trainFile.featureSize(),
+                    trainFile.numClasses()), model.idInputs().get(0), labels);
+        } else {
+            CsvFormat format = props.dataset().csv().format();
+            labels = props.dataset().csv().labelKind();
+            train = CsvFile.open(Path.of(props.dataset().trainFile()), format, props.dataset().numClasses());
+            test = CsvFile.open(Path.of(props.dataset().testFile()), format, props.dataset().numClasses());
+        }
         meters.skippedRows("train", train.skippedRows());
         meters.skippedRows("test", test.skippedRows());
         state.phase(TrainingState.Phase.WAITING_FOR_SERVERS);
         try (PsJob job = PsJob.join(settings, clock, session, httpPort)) {
             try {
-                train(job, model, train, test);
+                train(job, model, train, test, labels);
             } catch (RuntimeException e) {
                 job.fail();
                 throw e;
@@ -78,7 +98,7 @@ public final class LibraryJob {
         }
     }
 
-    private void train(PsJob job, LibraryGraph model, CsvFile train, CsvFile test) {
+    private void train(PsJob job, LibraryGraph model, Examples train, Examples test, LabelKind labels) {
         state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.TRAINING, job.rank(), job.nodeId(), 0, 0, 0,
                 0, Double.NaN, 0, 0, 0, Double.NaN, null));
         long[] lastStep = {System.nanoTime()};
@@ -118,7 +138,7 @@ public final class LibraryJob {
         state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.EVALUATING, s.rank(), s.nodeId(), s.epoch(),
                 s.step(), result.steps(), result.steps(), result.lastLoss(), s.samplesPerSecond(), s.bytesPushed(),
                 s.bytesPulled(), Double.NaN, null));
-        double accuracy = score(job, trainer, test, result.seconds());
+        double accuracy = score(job, trainer, test, result.seconds(), labels);
         state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
                 s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
                 accuracy, null));
@@ -136,8 +156,8 @@ public final class LibraryJob {
     }
 
     /** Scores this worker's test shard by the label's kind and reports it; returns the accuracy, or NaN. */
-    private double score(PsJob job, SameDiffTrainer trainer, CsvFile test, double seconds) {
-        switch (props.dataset().csv().labelKind()) {
+    private double score(PsJob job, SameDiffTrainer trainer, Examples test, double seconds, LabelKind labels) {
+        switch (labels) {
             case REAL -> {
                 SameDiffTrainer.Regression r = trainer.evaluateRegressionShard(test);
                 log.info(String.format(Locale.ROOT, "Test RMSE on this worker's shard: %.4f, MAE %.4f (%d targets, "

@@ -113,10 +113,25 @@ class WorkerPropertiesValidationTest {
                 .run(context -> assertThat(describe(context)).contains("embedding table 'genres' must be a FLOAT "
                         + "variable"));
         runner.withPropertyValues(settings).withPropertyValues("ps.worker.graph.tables=users,items",
+                "ps.worker.dataset.format=NPY").run(context -> assertThat(describe(context))
+                .contains("reads CSV or LIBSVM data: set ps.worker.dataset.format=CSV or LIBSVM (it is NPY)"));
+        runner.withPropertyValues(settings).withPropertyValues("ps.worker.graph.tables=users,items",
                 "ps.worker.dataset.format=LIBSVM").run(context -> assertThat(describe(context))
-                .contains("reads CSV data: set ps.worker.dataset.format=CSV (it is LIBSVM)"));
+                .contains("LIBSVM data feeds a model file's one table lookup").contains("ids [user, item]"));
         runner.withPropertyValues("ps.worker.graph.tables=users").run(context -> assertThat(describe(context))
                 .contains("need ps.worker.model to be a SameDiff model file"));
+    }
+
+    @Test
+    void aModelFileWithOneTableLookupTakesLibSvmFeatures(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        String file = io.jvmps.worker.model.UserGraphs.sparseLogistic(dir.resolve("clicks.sd"), 784).toString();
+        runner.withPropertyValues("ps.worker.model=" + file, "ps.worker.dataset.format=LIBSVM",
+                "ps.worker.graph.tables=weights", "ps.worker.graph.prediction=prediction").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    var graph = (io.jvmps.worker.model.LibraryGraph) context.getBean(io.jvmps.worker.model.ModelProvider.class);
+                    assertThat(graph.idInputs()).containsExactly("x");
+                    assertThat(graph.labelWidth()).as("clicks").isEqualTo(1);
+                });
     }
 
     @Test

@@ -63,4 +63,26 @@ public final class UserGraphs {
         sd.save(file.toFile(), false);
         return file;
     }
+
+    /**
+     * A sparse logistic regression over LibSVM features a user could save: {@code logit = sum(weights[x] * x_values)
+     * + bias} with int64 placeholder {@code x [-1, -1]}, float {@code x_values [-1, -1]}, table {@code weights [features,
+     * 1]}, a dense {@code bias [1, 1]}, click label {@code label [-1, 1]}, {@code prediction} (the sigmoid) and log loss
+     * {@code loss}.
+     *
+     * @return the path written
+     */
+    public static Path sparseLogistic(Path file, int features) {
+        SameDiff sd = SameDiff.create();
+        SDVariable ids = sd.placeHolder("x", DataType.INT64, -1, -1);
+        SDVariable values = sd.placeHolder("x_values", DataType.FLOAT, -1, -1);
+        SDVariable label = sd.placeHolder("label", DataType.FLOAT, -1, 1);
+        SDVariable weights = sd.var("weights", Nd4j.zeros(DataType.FLOAT, features, 1));
+        SDVariable bias = sd.var("bias", Nd4j.zeros(DataType.FLOAT, 1, 1));
+        SDVariable logit = sd.gather(weights, ids, 0).sum(2).mul(values).sum(true, 1).add(bias);
+        sd.nn().sigmoid(logit).rename("prediction");
+        sd.nn().softplus(logit).sub(label.mul(logit)).mean().rename("loss");
+        sd.save(file.toFile(), false);
+        return file;
+    }
 }
