@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A user's sparse logistic regression as a SameDiff file ({@code weights} a table with a row per feature column),
  * trained by the stock worker from LibSVM files of clicks (-1/+1 labels, a tenth of 100 features per row, drawn
  * from a logistic truth): the files' features feed the graph's one lookup ({@code x}, {@code x_values}), the
- * label placeholder of width 1 makes the labels clicks, and the job scores the test file by AUC.
+ * label placeholder of width 1 makes the labels clicks, the job scores the test file by AUC, and {@code predict}
+ * on the saved graph finds the same AUC.
  */
 class LibSvmTableGraphIT {
     @Test
@@ -51,7 +52,12 @@ class LibSvmTableGraphIT {
             assertThat(auc.find()).as(worker.tail()).isTrue();
             assertThat(Double.parseDouble(auc.group(1))).as("test AUC (0.90 when measured)").isGreaterThan(0.8);
             assertThat(worker.logText()).contains("tables [weights]");
-            assertThat(dir.resolve("out").resolve("model.sd")).exists();
+            // the saved graph (the table a variable again) scores the test file to the job's AUC with predict
+            Matcher predicted = PredictTool.run(cluster, Pattern.compile("auc: ([0-9.]+), log loss: ([0-9.]+)"),
+                    "--model=" + dir.resolve("out").resolve("model.sd"), "--data=LIBSVM",
+                    "--data-file=" + dir.resolve("test.svm"), "--libsvm.ids=x", "--task=BINARY",
+                    "--prediction=prediction");
+            assertThat(predicted.group(1)).isEqualTo(auc.group(1));
         }
     }
 

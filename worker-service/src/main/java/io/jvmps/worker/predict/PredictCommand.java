@@ -51,6 +51,8 @@ public final class PredictCommand {
               --csv.columns=NAME:KIND,...  CSV: what columns hold: NUMBER, ID, HASHED, IDS, HASHED_IDS or SKIP (default
                                      NUMBER); ids go to the graph's placeholders of the same names
               --csv.value-separator=C  CSV: the separator inside an IDS or HASHED_IDS cell (default |)
+              --libsvm.ids=NAME      LIBSVM: feed each row's features to the graph's table lookup NAME (ids, with
+                                     NAME_values and NAME_mask) instead of spreading them into dense rows
               --task=CLASSIFICATION|REGRESSION|BINARY  what the model predicts: classes (accuracy), real targets (RMSE,
                                      MAE) or click probabilities (AUC, log loss); a CSV label is read to match
               --input=NAME           the feature placeholder (default: the export's, else input)
@@ -59,7 +61,7 @@ public final class PredictCommand {
               --output=FILE          also write one line per example: index,predicted,label
             """;
     private static final Set<String> OPTIONS = Set.of("model", "data", "data-path", "data-file", "labels-file", "data-dir", "csv.label",
-            "csv.header", "csv.delimiter", "csv.columns", "csv.value-separator", "task", "input", "prediction",
+            "csv.header", "csv.delimiter", "csv.columns", "csv.value-separator", "libsvm.ids", "task", "input", "prediction",
             "batch-size", "output");
 
     private PredictCommand() {
@@ -167,7 +169,8 @@ public final class PredictCommand {
                 "probabilities");
         // a graph fed only by id columns (a recommendation model) may have no feature input
         boolean featureInput = sd.hasVariable(input) && sd.getVariable(input).isPlaceHolder();
-        boolean idsOnly = !options.containsKey("input") && options.get("csv.columns") != null;
+        boolean idsOnly = !options.containsKey("input")
+                && (options.get("csv.columns") != null || options.get("libsvm.ids") != null);
         for (String name : idsOnly ? new String[]{prediction} : new String[]{input, prediction}) {
             if (!sd.hasVariable(name)) {
                 throw new IllegalArgumentException(modelFile + " has no variable '" + name + "'; its variables: "
@@ -249,6 +252,15 @@ public final class PredictCommand {
                 return CsvFile.open(Path.of(require(options, "data-file")), csv, classes);
             }
             case "LIBSVM" -> {
+                if (options.get("libsvm.ids") != null) {
+                    return io.jvmps.client.dataset.LibSvmIds.of(io.jvmps.client.dataset.LibSvmFile.open(
+                            Path.of(require(options, "data-file")), 0, 0), options.get("libsvm.ids"),
+                            switch (task) {
+                                case BINARY -> io.jvmps.client.dataset.LabelKind.BINARY;
+                                case REGRESSION -> io.jvmps.client.dataset.LabelKind.REAL; // refused: classes only
+                                default -> io.jvmps.client.dataset.LabelKind.CLASS;
+                            });
+                }
                 // rows as wide as the model's input: a test file need not use the largest feature index
                 return io.jvmps.client.dataset.LibSvmFile.open(Path.of(require(options, "data-file")),
                         manifest != null && manifest.inputSize() > 0 ? manifest.inputSize() : inputWidth,
