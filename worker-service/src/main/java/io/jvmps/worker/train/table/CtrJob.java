@@ -28,7 +28,7 @@ import io.jvmps.worker.ctr.CtrEvaluation;
 import io.jvmps.worker.ctr.DirectLookup;
 import io.jvmps.worker.ctr.EmbeddingLookup;
 import io.jvmps.worker.ctr.WideDeepModel;
-import io.jvmps.worker.train.progress.StepReporter;
+import io.jvmps.worker.train.progress.StepReporterFactory;
 import io.jvmps.worker.train.progress.TrainingMeters;
 import io.jvmps.worker.train.progress.TrainingState;
 import io.jvmps.worker.train.progress.TrainingSummary;
@@ -307,12 +307,5 @@ public class CtrJob {
                 table, stats.hitRate(), stats.hits(), stats.misses(), stats.prefetched(), stats.evictions(),
                 stats.writeBacks(), stats.prefetchWaitNanos() / 1e9, stats.positionHitRate(), stats.positionHits(),
                 stats.positions()));
-    }
-
-    /** Makes the step reporter for the loop, around the dense client whose bytes it reports. */
-    @FunctionalInterface
-    public interface StepReporterFactory {
-        /** @param nodeId this worker's node id, as the job registered it */
-        StepReporter create(DenseClient dense, String nodeId);
     }
 }

@@ -1,6 +1,7 @@
 package io.jvmps.worker.train.table;
 
 import io.jvmps.worker.train.JobClocks;
+import io.jvmps.worker.train.progress.StepReporterFactory;
 import io.jvmps.worker.train.progress.TrainingState;
 import io.jvmps.worker.train.progress.TrainingSummary;
 import io.jvmps.worker.train.schedule.DynamicSchedule;
@@ -87,7 +88,7 @@ public class SparseLinearJob {
     /**
      * @param leased the dynamic schedule (kept across recoveries), or null for this rank's static shard
      */
-    public Outcome run(LibSvmFile test, DynamicSchedule leased, CtrJob.StepReporterFactory reporters,
+    public Outcome run(LibSvmFile test, DynamicSchedule leased, StepReporterFactory reporters,
                        TrainingState state) {
         int workers = job.workers();
         ServerDescription semantics = job.semantics();
