@@ -37,6 +37,7 @@ import java.util.List;
  * thread-safe.
  */
 public final class PsJob implements AutoCloseable {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(PsJob.class);
     private final ClientSettings settings;
     private final MonotonicClock clock;
     private final SchedulerSession session;
@@ -45,7 +46,7 @@ public final class PsJob implements AutoCloseable {
     private final int servers;
     private final ServerDescription semantics;
     private final ProgressReporter progress;
-    private final io.jvmps.client.allreduce.RingEndpoint endpoint;
+    private final io.jvmps.client.allreduce.AllReduceEndpoint endpoint;
     private io.jvmps.client.allreduce.RSocketRingLink ringLink;
     /** The sparse tables declared through this job, declared again by a recovery. */
     private final java.util.Map<String, io.jvmps.common.sparse.SparseTableSpec> tables = new java.util.LinkedHashMap<>();
@@ -54,7 +55,7 @@ public final class PsJob implements AutoCloseable {
 
     private PsJob(ClientSettings settings, MonotonicClock clock, SchedulerSession session, RegisterResponse registration,
                   ServerConnections connections, ServerDescription semantics,
-                  io.jvmps.client.allreduce.RingEndpoint endpoint) {
+                  io.jvmps.client.allreduce.AllReduceEndpoint endpoint) {
         this.endpoint = endpoint;
         this.progress = new ProgressReporter(session.client());
         this.settings = settings;
@@ -98,11 +99,30 @@ public final class PsJob implements AutoCloseable {
      * @see #join(ClientSettings, MonotonicClock)
      */
     public static PsJob join(ClientSettings settings, MonotonicClock clock, SchedulerSession session, int httpPort) {
+        // the AllReduce endpoint of worker-local parameters: announced at registration, where the peers look
+        io.jvmps.client.allreduce.RingEndpoint endpoint;
+        try {
+            endpoint = io.jvmps.client.allreduce.RingEndpoint.bind("0.0.0.0", 0, settings.secret(), session.client(),
+                    settings.requestTimeout());
+        } catch (RuntimeException e) {
+            session.markFailed();
+            session.close();
+            throw e;
+        }
+        return join(settings, clock, session, httpPort, endpoint);
+    }
+
+    /**
+     * Same as {@link #join(ClientSettings, MonotonicClock, SchedulerSession, int)}, announcing an AllReduce
+     * endpoint the caller runs (a service's own RSocket server) instead of binding one. The job owns the endpoint
+     * from here: {@link #close} (or a failed join) closes it.
+     *
+     * @param endpoint where this worker's ring neighbours deliver, and how it reaches theirs
+     */
+    public static PsJob join(ClientSettings settings, MonotonicClock clock, SchedulerSession session, int httpPort,
+                             io.jvmps.client.allreduce.AllReduceEndpoint endpoint) {
         SchedulerClient scheduler = session.client();
         ServerConnections connections = null;
-        // the AllReduce endpoint of worker-local parameters: announced at registration, where the peers look
-        io.jvmps.client.allreduce.RingEndpoint endpoint = io.jvmps.client.allreduce.RingEndpoint.bind("0.0.0.0", 0,
-                settings.secret(), scheduler, settings.requestTimeout());
         try {
             RegisterResponse reg = session.register(httpPort, endpoint.port(), settings.serverWaitTimeout(),
                     settings.serverWaitInterval());
@@ -187,23 +207,57 @@ public final class PsJob implements AutoCloseable {
      * @param stepsPerWorker the steps (pushes) this worker will run over the whole job; 0 = not told
      */
     public DenseStart declareDense(List<ParamSpec> params, INDArray[] initial, long stepsPerWorker) {
+        return declareDense(params, initial, stepsPerWorker, false);
+    }
+
+    /**
+     * Same as {@link #declareDense(List, INDArray[], long)}, for a worker that may also keep parameters of its own
+     * (worker-local, averaged among the workers by {@link #allReduce}). Such a worker cannot take over the rank of a
+     * dead worker in a running job: the values it would need only the other workers hold, so joining past the
+     * declared step (at the first join or after a recovery) is refused. A join that fails because the servers are
+     * not at one state yet (a replacement server restored a checkpoint the others have not rolled back to) goes
+     * through the recovery of {@link #resume} at once.
+     *
+     * @param workerLocalParams true when this worker keeps worker-local parameters
+     * @throws PsException INVALID_ARGUMENT when {@code workerLocalParams} and the job is already past the declared
+     *                     step
+     */
+    public DenseStart declareDense(List<ParamSpec> params, INDArray[] initial, long stepsPerWorker,
+                                   boolean workerLocalParams) {
         ShardMap shardMap = ShardMap.compute(params, servers);
-        DenseClient dense = denseClient(held.current(), shardMap);
-        ControlClient control = control();
         long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(), stepsPerWorker, workers());
-        long declared = control.declareDense(params, jobUpdates);
-        DenseSeeding.seedOrAwait(dense, initial, rank(), settings.serverWaitTimeout(), clock);
-        long start = StepJoiner.scheduleStep(control, clock, semantics, nodeId(), declared,
-                settings.requestTimeout());
+        ServerRecovery.ResumePoint join = (control, declared) -> {
+            long joined = StepJoiner.scheduleStep(control, clock, semantics, nodeId(), declared,
+                    settings.requestTimeout());
+            if (workerLocalParams && joined > declared) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, "the job is at step " + joined + ": a worker "
+                        + "cannot join a running job with worker-local parameters, whose values only the other "
+                        + "workers hold");
+            }
+            return joined;
+        };
         ServerRecovery recovery = new ServerRecovery(
                 left -> new ServerWaiter(session.client(), clock).connect(servers, left, settings.serverWaitInterval(),
                         session.identified(settings.connections())),
                 next -> denseClient(next, shardMap), () -> initial, rank(), settings.recoveryTimeout(), clock,
-                semantics.mode(), ServerRecovery.joinAgain(clock, semantics, nodeId(), settings.requestTimeout()),
-                next -> declareTablesOn(new ControlClient(next, rank(), settings.requestTimeout())))
+                semantics.mode(), join, next -> declareTablesOn(new ControlClient(next, rank(), settings.requestTimeout())))
                 .declaringJobUpdates(jobUpdates);
-        recovery.joined();
-        return new DenseStart(dense, start, recovery);
+        DenseClient dense = denseClient(held.current(), shardMap);
+        try {
+            ControlClient control = control();
+            long declared = control.declareDense(params, jobUpdates);
+            if (declared > 0) {
+                log.info("The servers restored a checkpoint at step {}: resuming the schedule there", declared);
+            }
+            DenseSeeding.seedOrAwait(dense, initial, rank(), settings.serverWaitTimeout(), clock);
+            long start = join.step(control, declared);
+            recovery.joined();
+            return new DenseStart(dense, start, recovery);
+        } catch (PsException e) {
+            ServerRecovery.Resumed resumed = recovery.resumeAfter(e, held, () -> log.warn("The servers are not "
+                    + "ready to train from one state ({}); recovering from their newest checkpoint", e.getMessage()));
+            return new DenseStart(resumed.client(), resumed.step(), recovery);
+        }
     }
 
     private DenseClient denseClient(ServerConnections connections, ShardMap shardMap) {
@@ -364,7 +418,8 @@ public final class PsJob implements AutoCloseable {
      * The ring AllReduce among the job's workers (for worker-local parameters, which every worker keeps and
      * updates with the same averaged gradient): made on first use, once every worker of the job has
      * registered its endpoint. Every worker must call {@link io.jvmps.client.allreduce.RingAllReduce#average}
-     * with the same keys in the same order. The ring's connections present the cluster secret over plain TCP.
+     * with the same keys in the same order. The ring's connections present the cluster secret, over the endpoint's
+     * {@link io.jvmps.client.allreduce.AllReduceEndpoint#peerTransport transport}.
      *
      * @throws PsException TIMEOUT when not every worker registered within {@link ClientSettings#serverWaitTimeout()}
      */
@@ -374,7 +429,7 @@ public final class PsJob implements AutoCloseable {
                     clock).await(workers(), settings.serverWaitTimeout(), settings.serverWaitInterval());
             ringLink = new io.jvmps.client.allreduce.RSocketRingLink(peers, rank(), endpoint.mailbox(),
                     session.identified(new io.jvmps.client.transport.ConnectionSettings(settings.secret(),
-                            io.jvmps.client.transport.TcpClients.PLAIN, settings.lossTimeout())),
+                            endpoint.peerTransport(), settings.lossTimeout())),
                     settings.requestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
             ring = new io.jvmps.client.allreduce.RingAllReduce(ringLink);
         }

@@ -31,7 +31,7 @@ import java.time.Duration;
  * returns once the port no longer accepts connections (or after the bind timeout, with a warning).
  * Thread-safe.
  */
-public final class RingEndpoint implements AutoCloseable {
+public final class RingEndpoint implements AllReduceEndpoint {
     private static final Logger log = LoggerFactory.getLogger(RingEndpoint.class);
 
     private final AllReduceMailbox mailbox;
@@ -119,13 +119,21 @@ public final class RingEndpoint implements AutoCloseable {
     }
 
     /** @return the mailbox this endpoint delivers into (the ring's inbound side) */
+    @Override
     public AllReduceMailbox mailbox() {
         return mailbox;
     }
 
     /** @return the bound port */
+    @Override
     public int port() {
         return channel.address().getPort();
+    }
+
+    /** @return plain TCP: the library's endpoints take no TLS */
+    @Override
+    public io.jvmps.client.transport.TcpClients peerTransport() {
+        return io.jvmps.client.transport.TcpClients.PLAIN;
     }
 
     /** Unbinds the port and waits (up to the bind timeout) until it accepts no more connections. */

@@ -37,6 +37,7 @@ public class SchedulerSession implements AutoCloseable {
     private volatile ClusterView latestView;
     private volatile int httpPort;
     private volatile int rsocketPort;
+    private volatile java.util.function.Consumer<RegisterResponse> registered = reg -> { };
 
     /**
      * @param client            the scheduler's REST client
@@ -88,7 +89,16 @@ public class SchedulerSession implements AutoCloseable {
             throw new JobFailedException(registration.jobFailure());
         }
         heartbeats.start(() -> registration.nodeId(), this::forgotten);
+        registered.accept(registration);
         return registration;
+    }
+
+    /**
+     * Sets what hears of this session's registration (a service's status page showing its rank while it waits for
+     * the servers); it runs on the registering thread, once the job has accepted this worker. Replaces the last one.
+     */
+    public void onRegistered(java.util.function.Consumer<RegisterResponse> listener) {
+        this.registered = java.util.Objects.requireNonNull(listener, "listener");
     }
 
     /**

@@ -105,18 +105,6 @@ public final class ServerRecovery {
     }
 
     /**
-     * The resume point of a worker whose parameters are all on the servers: it joins again
-     * ({@link StepJoiner#scheduleStep}).
-     *
-     * @param timeout deadline of the join
-     */
-    public static ResumePoint joinAgain(MonotonicClock clock, io.jvmps.common.protocol.ServerDescription semantics,
-                                        String nodeId, Duration timeout) {
-        return (control, checkpointStep) ->
-                StepJoiner.scheduleStep(control, clock, semantics, nodeId, checkpointStep, timeout);
-    }
-
-    /**
      * Sets the job's length a recovery declares to the servers again ({@link ControlClient#declareDense(List, long)}),
      * so that a replacement server sizes its learning-rate schedule as the lost one did. Training thread only.
      *

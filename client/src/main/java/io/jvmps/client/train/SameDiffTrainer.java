@@ -427,7 +427,7 @@ public final class SameDiffTrainer {
             log.info("worker {}: the graph's {} dense element(s) cannot give each of the {} servers a slice; added "
                     + "{} (one zero per server, never changed)", job.rank(), denseElements, job.servers(), STEP_BARRIER);
         }
-        dense = job.declareDense(onServers, initial, steps);
+        dense = job.declareDense(onServers, initial, steps, !onWorkers.isEmpty());
         step = dense.startStep();
         log.info("worker {} of {} trains {} in {} mode from step {}", job.rank(), job.workers(), graph,
                 job.semantics().mode(), step);

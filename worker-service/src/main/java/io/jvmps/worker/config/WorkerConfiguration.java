@@ -140,28 +140,27 @@ public class WorkerConfiguration {
      * frame from the other side (keep-alive frames every fifth of it).
      */
     @Bean
-    LocalSyncFactory localSyncFactory(AllReduceMailbox mailbox, WorkerProperties props,
-                                      io.jvmps.common.time.MonotonicClock clock,
-                                      ClusterSecret secret, TcpClients tcp) {
-        return new LocalSyncFactory(new io.jvmps.client.transport.ConnectionSettings(secret, tcp,
-                props.servers().connectionLossTimeout()), mailbox, props.servers(), clock);
+    LocalSyncFactory localSyncFactory() {
+        return new LocalSyncFactory();
     }
 
+    /**
+     * The worker's job; every kind joins through the library, announcing the worker's own RSocket server as its
+     * AllReduce endpoint (TLS when the cluster has a bundle).
+     */
     @Bean
     WorkerJob workerJob(WorkerProperties props, SchedulerSession session, TrainingState state, Clock clock,
                         SchedulerAddress scheduler, ClusterTls tls, NodeProperties node,
                         io.jvmps.common.time.MonotonicClock deadlines,
-                        Placement placement, WorkerRSocketPort rsocketPort, LocalSyncFactory localSync,
-                        TrainingMeters meters, ClusterSecret secret, TcpClients tcp, ModelProvider models,
-                        io.jvmps.worker.export.ExportRequests exports) {
-        // the servers' connections, made by the client library: the cluster secret, TLS when configured, and
-        // ps.worker.servers.connection-loss-timeout
-        io.jvmps.client.transport.ConnectionSettings servers = new io.jvmps.client.transport.ConnectionSettings(
-                secret, tcp, props.servers().connectionLossTimeout());
-        return new WorkerJob(props, session, servers, state, dataLoader(props),
-                new io.jvmps.worker.train.JobClocks(clock, deadlines), placement, rsocketPort,
-                localSync, meters, models, exports, new io.jvmps.worker.train.LibraryJob(props,
-                        librarySettings(props, scheduler, secret, tcp, tls, node), deadlines, state, meters));
+                        Placement placement, WorkerRSocketPort rsocketPort, AllReduceMailbox mailbox,
+                        LocalSyncFactory localSync, TrainingMeters meters, ClusterSecret secret, TcpClients tcp,
+                        ModelProvider models, io.jvmps.worker.export.ExportRequests exports) {
+        io.jvmps.worker.train.LibraryJoin join = new io.jvmps.worker.train.LibraryJoin(
+                librarySettings(props, scheduler, secret, tcp, tls, node), deadlines,
+                new io.jvmps.worker.allreduce.WorkerRingEndpoint(rsocketPort, mailbox, tcp, props.servers().waitTimeout()));
+        return new WorkerJob(props, session, state, dataLoader(props),
+                new io.jvmps.worker.train.JobClocks(clock, deadlines), placement, localSync, meters, models, exports,
+                new io.jvmps.worker.train.LibraryJob(props, join, state, meters), join);
     }
 
     /** The library's settings of a job it trains for this worker: the worker's own address, secret, TLS and waits. */

@@ -20,7 +20,6 @@ import java.util.Locale;
 public class AllReduceParameterSync implements LocalParameterSync {
     private final List<ParamSpec> local;
     private final RingAllReduce ring;
-    private final AutoCloseable transport;
     private final WorkerLocalParams params;
     private long steps;
     private long nanos;
@@ -29,14 +28,11 @@ public class AllReduceParameterSync implements LocalParameterSync {
     /**
      * @param model     the model; its local parameters must already hold their initial values
      * @param optimizer update rule (the servers')
-     * @param ring      the AllReduce among the workers
-     * @param transport closed with this sync (the ring's connections)
+     * @param ring      the AllReduce among the workers (the job's: it outlives this sync)
      */
-    public AllReduceParameterSync(TrainableModel model, LocalOptimizer optimizer, RingAllReduce ring,
-                                  AutoCloseable transport) {
+    public AllReduceParameterSync(TrainableModel model, LocalOptimizer optimizer, RingAllReduce ring) {
         this.local = model.localParams();
         this.ring = ring;
-        this.transport = transport;
         this.params = new WorkerLocalParams(model::param, model::setParam, local, optimizer, () -> ring);
     }
 
@@ -72,12 +68,8 @@ public class AllReduceParameterSync implements LocalParameterSync {
                 steps == 0 ? 0 : nanos / 1e6 / steps, firstNanos / 1e6, later);
     }
 
+    /** Nothing to release: the ring and its connections are the job's. */
     @Override
     public void close() {
-        try {
-            transport.close();
-        } catch (Exception e) {
-            throw new IllegalStateException("closing the allreduce transport failed", e);
-        }
     }
 }

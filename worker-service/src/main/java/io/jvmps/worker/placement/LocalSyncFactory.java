@@ -1,60 +1,37 @@
 package io.jvmps.worker.placement;
 
+import io.jvmps.client.allreduce.RingAllReduce;
 import io.jvmps.client.train.HybridUpdateRule;
-import io.jvmps.common.cluster.NodeInfo;
-import io.jvmps.client.control.SchedulerSession;
-import io.jvmps.common.codec.TensorChunker;
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ServerDescription;
-import io.jvmps.client.allreduce.AllReduceMailbox;
-import io.jvmps.client.allreduce.PeerWaiter;
-import io.jvmps.client.allreduce.RSocketRingLink;
-import io.jvmps.client.allreduce.RingAllReduce;
-import io.jvmps.worker.config.ServerCallProperties;
 import io.jvmps.worker.model.TrainableModel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.jvmps.common.time.MonotonicClock;
-import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Builds the {@link LocalParameterSync} a worker's model needs: {@link LocalParameterSync#NONE} when
- * every parameter is on the PS, otherwise an {@link AllReduceParameterSync} over a ring of the job's
- * workers (found through the scheduler) with the servers' update rule.
+ * every parameter is on the PS, otherwise an {@link AllReduceParameterSync} over the job's ring of workers
+ * ({@link io.jvmps.client.PsJob#allReduce}) with the servers' update rule. Stateless.
  */
 public class LocalSyncFactory {
     private static final Logger log = LoggerFactory.getLogger(LocalSyncFactory.class);
 
-    private final io.jvmps.client.transport.ConnectionSettings connections;
-    private final AllReduceMailbox mailbox;
-    private final ServerCallProperties serverCalls;
-    private final MonotonicClock clock;
-
-    /** @param connections how to reach the peers' AllReduce endpoints (secret, TCP or TLS, loss timeout) */
-    public LocalSyncFactory(io.jvmps.client.transport.ConnectionSettings connections, AllReduceMailbox mailbox,
-                            ServerCallProperties serverCalls, MonotonicClock clock) {
-        this.connections = connections;
-        this.mailbox = mailbox;
-        this.serverCalls = serverCalls;
-        this.clock = clock;
-    }
-
     /**
-     * @param model     the model, placed, its local parameters holding their initial values
-     * @param servers   the servers' description (mode, optimizer, learning rate)
-     * @param session   this worker's registration: where the peers are listed, and the identity its ring
-     *                  connection presents (peers' AllReduce endpoints take registered workers only)
-     * @param rank      this worker's rank
-     * @param workers   workers in the job
-     * @param steps     steps this worker runs over the job (sizes a cosine schedule the servers take from the job)
+     * @param model   the model, placed, its local parameters holding their initial values
+     * @param servers the servers' description (mode, optimizer, learning rate)
+     * @param ring    the job's ring AllReduce (asked only when the model has worker-local parameters; it waits
+     *                until every worker has registered)
+     * @param workers workers in the job
+     * @param steps   steps this worker runs over the job (sizes a cosine schedule the servers take from the job)
      * @return the sync to run after every step
      * @throws PsException INVALID_ARGUMENT for GEO mode or an optimizer hybrid mode cannot mirror
      */
-    public LocalParameterSync create(TrainableModel model, ServerDescription servers, SchedulerSession session,
-                                     int rank, int workers, long steps) {
+    public LocalParameterSync create(TrainableModel model, ServerDescription servers, Supplier<RingAllReduce> ring,
+                                     int workers, long steps) {
         if (model.localParams().isEmpty()) {
             return LocalParameterSync.NONE;
         }
@@ -63,13 +40,9 @@ public class LocalSyncFactory {
                     + "servers in SYNC, ASYNC or SSP mode; they run GEO");
         }
         var optimizer = HybridUpdateRule.forServers(servers, steps);
-        List<NodeInfo> peers = new PeerWaiter(session.client(), clock).await(workers, serverCalls.waitTimeout(),
-                serverCalls.waitInterval());
-        RSocketRingLink link = new RSocketRingLink(peers, rank, mailbox, session.identified(connections), serverCalls.requestTimeout(),
-                TensorChunker.DEFAULT_CHUNK_BYTES);
-        log.info("Worker-local parameters {} are averaged by a ring AllReduce over {} workers {} and updated with the "
-                        + "servers' {}", model.localParams(), workers,
-                peers.stream().map(NodeInfo::rsocketEndpoint).toList(), optimizer.describe());
-        return new AllReduceParameterSync(model, optimizer, new RingAllReduce(link), link);
+        RingAllReduce allReduce = ring.get();
+        log.info("Worker-local parameters {} are averaged by a ring AllReduce over {} workers and updated with the "
+                + "servers' {}", model.localParams(), workers, optimizer.describe());
+        return new AllReduceParameterSync(model, optimizer, allReduce);
     }
 }

@@ -1,6 +1,5 @@
 package io.jvmps.worker.train;
 
-import io.jvmps.client.ClientSettings;
 import io.jvmps.client.PsJob;
 import io.jvmps.client.control.SchedulerSession;
 import io.jvmps.client.dataset.CsvFile;
@@ -12,7 +11,6 @@ import io.jvmps.client.dataset.LibSvmIds;
 import io.jvmps.worker.config.DataFormat;
 import io.jvmps.client.train.SameDiffTrainer;
 import io.jvmps.common.metrics.ClickHistogram;
-import io.jvmps.common.time.MonotonicClock;
 import io.jvmps.worker.model.PlacementMode;
 import io.jvmps.worker.config.WorkerProperties;
 import io.jvmps.worker.model.LibraryGraph;
@@ -38,26 +36,16 @@ public final class LibraryJob {
     private static final Logger log = LoggerFactory.getLogger(LibraryJob.class);
 
     private final WorkerProperties props;
-    private final ClientSettings settings;
-    private final MonotonicClock clock;
+    private final LibraryJoin join;
     private final TrainingState state;
     private final TrainingMeters meters;
 
-    /**
-     * @param settings the scheduler's address, the secret, TLS and the timeouts, as the worker is configured
-     */
-    public LibraryJob(WorkerProperties props, ClientSettings settings, MonotonicClock clock, TrainingState state,
-                      TrainingMeters meters) {
+    /** @param join how this worker joins a job through the library */
+    public LibraryJob(WorkerProperties props, LibraryJoin join, TrainingState state, TrainingMeters meters) {
         this.props = props;
-        this.settings = settings;
-        this.clock = clock;
+        this.join = join;
         this.state = state;
         this.meters = meters;
-    }
-
-    /** @return how this worker joins a job through the library: the scheduler, the secret, TLS, the timeouts */
-    public ClientSettings settings() {
-        return settings;
     }
 
     /**
@@ -87,15 +75,10 @@ public final class LibraryJob {
         }
         meters.skippedRows("train", train.skippedRows());
         meters.skippedRows("test", test.skippedRows());
-        state.phase(TrainingState.Phase.WAITING_FOR_SERVERS);
-        try (PsJob job = PsJob.join(settings, clock, session, httpPort)) {
-            try {
-                train(job, model, train, test, labels);
-            } catch (RuntimeException e) {
-                job.fail();
-                throw e;
-            }
-        }
+        join.run(session, httpPort, job -> {
+            train(job, model, train, test, labels);
+            return null;
+        });
     }
 
     private void train(PsJob job, LibraryGraph model, Examples train, Examples test, LabelKind labels) {

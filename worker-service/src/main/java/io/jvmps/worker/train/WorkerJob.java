@@ -13,22 +13,14 @@ import io.jvmps.worker.train.schedule.Steps;
 import io.jvmps.client.PsJob;
 import io.jvmps.worker.train.table.CtrJob;
 import io.jvmps.worker.train.table.SparseLinearJob;
-import io.jvmps.client.transport.ConnectionHolder;
 import io.jvmps.client.control.ServerRecovery;
 import io.jvmps.client.control.ProgressReporter;
-import io.jvmps.client.control.StepJoiner;
 
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
-import io.jvmps.common.protocol.ResultReport;
 import io.jvmps.common.protocol.ServerDescription;
-import io.jvmps.common.protocol.RegisterResponse;
-import io.jvmps.common.sharding.ShardMap;
-import io.jvmps.worker.allreduce.WorkerRSocketPort;
 import io.jvmps.client.data.DenseClient;
-import io.jvmps.client.transport.ServerConnections;
 import io.jvmps.client.control.SchedulerSession;
-import io.jvmps.client.control.ServerWaiter;
 import io.jvmps.worker.config.DataSharding;
 import io.jvmps.worker.config.JobKind;
 import io.jvmps.worker.config.WorkerProperties;
@@ -56,44 +48,40 @@ public class WorkerJob {
 
     private final WorkerProperties props;
     private final SchedulerSession session;
-    private final io.jvmps.client.transport.ConnectionSettings connectionSettings;
     private final TrainingState state;
     private final DataLoader dataLoader;
     private final JobClocks clocks;
     private final Placement placement;
-    private final WorkerRSocketPort rsocketPort;
     private final LocalSyncFactory localSync;
     private final TrainingMeters meters;
     private final io.jvmps.worker.model.ModelProvider models;
     private final io.jvmps.worker.export.ExportRequests exports;
     private final JobExports jobExports;
     private final LibraryJob library;
+    private final LibraryJoin join;
 
     /**
-     * @param placement   which parameters the servers manage (the rest are worker-local)
-     * @param rsocketPort this worker's RSocket server port (AllReduce endpoint), announced at registration
-     * @param localSync   builds the synchronisation of worker-local parameters
-     * @param library     trains a model the library trains ({@link io.jvmps.worker.model.LibraryGraph})
+     * @param placement which parameters the servers manage (the rest are worker-local)
+     * @param localSync builds the synchronisation of worker-local parameters
+     * @param library   trains a model the library trains ({@link io.jvmps.worker.model.LibraryGraph})
+     * @param join      how every job of this worker joins the cluster (through {@link PsJob})
      */
-    public WorkerJob(WorkerProperties props, SchedulerSession session,
-                     io.jvmps.client.transport.ConnectionSettings connectionSettings,
-                     TrainingState state, DataLoader dataLoader, JobClocks clocks, Placement placement,
-                     WorkerRSocketPort rsocketPort, LocalSyncFactory localSync, TrainingMeters meters,
-                     io.jvmps.worker.model.ModelProvider models,
-                     io.jvmps.worker.export.ExportRequests exports, LibraryJob library) {
+    public WorkerJob(WorkerProperties props, SchedulerSession session, TrainingState state, DataLoader dataLoader,
+                     JobClocks clocks, Placement placement, LocalSyncFactory localSync, TrainingMeters meters,
+                     io.jvmps.worker.model.ModelProvider models, io.jvmps.worker.export.ExportRequests exports,
+                     LibraryJob library, LibraryJoin join) {
         this.library = library;
+        this.join = join;
         this.exports = exports;
         this.jobExports = new JobExports(props, exports, clocks, session);
         this.models = models;
         this.meters = meters;
         this.props = props;
         this.session = session;
-        this.connectionSettings = connectionSettings;
         this.state = state;
         this.dataLoader = dataLoader;
         this.clocks = clocks;
         this.placement = placement;
-        this.rsocketPort = rsocketPort;
         this.localSync = localSync;
     }
 
@@ -104,51 +92,36 @@ public class WorkerJob {
     public int run(int httpPort) {
         try (ProgressReporter progress = new ProgressReporter(session.client())) {
             state.phase(TrainingState.Phase.STARTING);
+            session.onRegistered(reg -> state.update(s -> new TrainingState.Snapshot(
+                    TrainingState.Phase.WAITING_FOR_SERVERS, reg.rank(), reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0,
+                    Double.NaN, null)));
             if (models instanceof io.jvmps.worker.model.LibraryGraph graph) {
                 library.run(session, httpPort, graph);
                 state.phase(TrainingState.Phase.FINISHED);
                 return 0;
             }
             if (props.job() == JobKind.CTR) {
-                new CtrJob(props, library.settings(), clocks.deadlines(), meters, state).run(session, httpPort,
+                new CtrJob(props, join, meters, state).run(session, httpPort,
                         (dense, nodeId) -> new StepReporter(state, progress, dense, nodeId, clocks.wall(),
                                 props.training().logInterval(), meters), jobExports::awaitEveryResult);
                 state.phase(TrainingState.Phase.FINISHED);
                 return 0;
             }
-            if (props.job() == JobKind.SPARSE_LINEAR) {
-                // the data needs no server: a bad data path fails here, before any wait
-                DataLoader.Loaded data = dataLoader.load(props.dataset(), props.training().seed());
-                meters.skippedRows("train", data.train().skippedRows());
-                meters.skippedRows("test", data.test().skippedRows());
-                state.phase(TrainingState.Phase.WAITING_FOR_SERVERS);
-                try (PsJob job = PsJob.join(library.settings(), clocks.deadlines(), session, httpPort)) {
-                    try {
-                        runSparseLinear(job, progress, data);
-                    } catch (RuntimeException e) {
-                        job.fail();
-                        throw e;
-                    }
-                }
-                state.phase(TrainingState.Phase.FINISHED);
-                return 0;
-            }
-            int port = rsocketPort.await(props.servers().waitTimeout());
-            RegisterResponse reg = session.register(httpPort, port, props.servers().waitTimeout(),
-                    props.servers().waitInterval());
-            // the data and the model need no server: they load while the servers start (and a bad data path
-            // fails here, before any wait)
+            // the data and the model need no server: a bad data path fails here, before any wait
             DataLoader.Loaded data = dataLoader.load(props.dataset(), props.training().seed());
             meters.skippedRows("train", data.train().skippedRows());
             meters.skippedRows("test", data.test().skippedRows());
-            TrainableModel model = models.create(data.train().featureSize(), data.train().numClasses());
-            state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.WAITING_FOR_SERVERS, reg.rank(),
-                    reg.nodeId(), 0, 0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
-            int workers = reg.view().expectedWorkers();
-            int expectedServers = reg.view().expectedServers();
-            ServerConnections first = awaitServers(expectedServers, props.servers().waitTimeout());
-            try (ConnectionHolder held = new ConnectionHolder(first)) {
-                runDense(held, expectedServers, reg, workers, progress, data, model);
+            if (props.job() == JobKind.SPARSE_LINEAR) {
+                join.run(session, httpPort, job -> {
+                    runSparseLinear(job, progress, data);
+                    return null;
+                });
+            } else {
+                TrainableModel model = models.create(data.train().featureSize(), data.train().numClasses());
+                join.run(session, httpPort, job -> {
+                    runDense(job, progress, data, model);
+                    return null;
+                });
             }
             state.phase(TrainingState.Phase.FINISHED);
             return 0;
@@ -160,9 +133,6 @@ public class WorkerJob {
         } catch (RuntimeException e) {
             JobEnding ending = JobEnding.of(e, Thread.currentThread().isInterrupted());
             ending.log(log, e);
-            if (e instanceof PsException p && p.code() == ErrorCode.STATE_LOST) {
-                session.failJob(p.detail());
-            }
             session.markFailed();
             failed(ending.reason());
             return 1;
@@ -179,60 +149,49 @@ public class WorkerJob {
     }
 
     /**
-     * The stock model's job: initialise or wait for the parameters, join, train (recovering from a lost server's
-     * state when checkpoints allow), evaluate this worker's test shard, report, and on rank 0 export the model.
+     * The stock model's job in a joined job: initialise or wait for the parameters, train (recovering from a lost
+     * server's state when checkpoints allow), evaluate this worker's test shard, report, and on rank 0 export the
+     * model.
      */
-    private void runDense(ConnectionHolder held, int expectedServers, RegisterResponse reg, int workers,
-                          ProgressReporter progress, DataLoader.Loaded data, TrainableModel model) {
-        ServerConnections connections = held.current();
+    private void runDense(PsJob job, ProgressReporter progress, DataLoader.Loaded data, TrainableModel model) {
+        int workers = job.workers();
         model.place(placement);
-        ShardMap shardMap = ShardMap.compute(model.psParams(), connections.size());
-        log.info("Worker rank {} of {}: {} training samples, {} test samples, model {} with {} parameters in {}",
-                reg.rank(), workers, data.train().size(), data.test().size(), models.name(),
-                model.params().stream().mapToLong(p -> p.elements()).sum(), shardMap);
-        ServerDescription semantics = semantics(connections, workers);
-        requireShardable(semantics, reg.rank(), workers);
+        ServerDescription semantics = job.semantics();
+        log.info("Worker rank {} of {}: {} training samples, {} test samples, model {} with {} parameters on {} "
+                        + "servers", job.rank(), workers, data.train().size(), data.test().size(), models.name(),
+                model.params().stream().mapToLong(p -> p.elements()).sum(), job.servers());
+        requireShardable(semantics, job.rank(), workers);
         log.info("Training in {} mode: {}; placement {}: PS-managed {}, worker-local {}", semantics.mode(),
                 semantics, placement, names(model.psParams()), names(model.localParams()));
-        java.util.function.Function<ServerConnections, DenseClient> clients = c -> new DenseClient(c, shardMap,
-                reg.rank(), props.servers().requestTimeout(), io.jvmps.common.codec.TensorChunker.DEFAULT_CHUNK_BYTES);
-        DenseClient client = clients.apply(connections);
-        state.phase(TrainingState.Phase.INITIALIZING);
-        ServerRecovery recovery = new ServerRecovery(left -> awaitServers(expectedServers, left), clients,
-                () -> ParameterInitializer.initialValues(model, props.training().seed(), shardMap), reg.rank(),
-                props.servers().recoveryTimeout(), clocks.deadlines(), semantics.mode(),
-                (recovered, checkpointStep) -> joinStep(recovered, model, semantics, reg, checkpointStep));
-        DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, reg.nodeId()) : null;
-        long stepsPerWorker = Steps.wholeJob(leased, data.train().size(), workers, reg.rank(), props.training());
-        long jobUpdates = io.jvmps.client.control.JobUpdates.of(semantics.mode(), stepsPerWorker, workers);
-        recovery.declaringJobUpdates(jobUpdates);
-        long start;
-        try {
-            long restored = new ParameterInitializer(client, model, props, clocks.deadlines())
-                    .initialize(reg.rank(), jobUpdates);
-            start = joinStep(io.jvmps.client.control.ControlClient.alongside(client), model, semantics, reg,
-                    restored);
-            recovery.joined();
-        } catch (PsException e) {
-            // e.g. joining while a replacement server has restored a checkpoint and the others have
-            // not rolled back to it yet (its host was lost together with this worker's predecessor)
-            ServerRecovery.Resumed resumed = recover(recovery, e, held, "The servers are not ready to train from "
-                    + "one state");
-            client = resumed.client();
-            start = resumed.step();
+        state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.INITIALIZING, job.rank(), job.nodeId(), 0,
+                0, 0, 0, Double.NaN, 0, 0, 0, Double.NaN, null));
+        java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> initial =
+                model.initialParams(props.training().seed());
+        for (io.jvmps.common.sharding.ParamSpec local : model.localParams()) {
+            model.setParam(local.name(), initial.get(local.name()));
         }
+        DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, job.nodeId()) : null;
+        long stepsPerWorker = Steps.wholeJob(leased, data.train().size(), workers, job.rank(), props.training());
+        PsJob.DenseStart dense = job.declareDense(model.psParams(), model.psParams().stream()
+                .map(p -> initial.get(p.name())).toArray(org.nd4j.linalg.api.ndarray.INDArray[]::new), stepsPerWorker,
+                !model.localParams().isEmpty());
+        DenseClient client = dense.client();
+        long start = dense.startStep();
         ParameterExporter exporter = new ParameterExporter(props.output().parametersDir());
         PushedGradients pushed = exporter.enabled() ? PushedGradients.of(model.psParams()) : PushedGradients.none();
+        java.util.function.LongConsumer stepEnd = jobExports.atStepEnd(model, data.test(), semantics, job.rank(),
+                workers, job.servers());
         TrainingSummary summary;
         while (true) {
             try {
-                java.util.function.LongConsumer stepEnd = jobExports.atStepEnd(model, data.test(), semantics,
-                        reg.rank(), workers, connections.size());
-                summary = trainFrom(start, client, model, data.train(), semantics, reg, workers, progress,
-                        leased, pushed, stepEnd, stepsPerWorker);
+                summary = trainFrom(start, client, model, data.train(), job, progress, leased, pushed, stepEnd,
+                        stepsPerWorker);
                 break;
             } catch (PsException e) {
-                ServerRecovery.Resumed resumed = recover(recovery, e, held, "Lost the servers' state");
+                ServerRecovery.Resumed resumed = job.resume(dense, e, () -> {
+                    state.phase(TrainingState.Phase.RECOVERING);
+                    log.warn("Lost the servers' state ({}); recovering from their newest checkpoint", e.getMessage());
+                });
                 client = resumed.client();
                 start = resumed.step();
             }
@@ -242,40 +201,25 @@ public class WorkerJob {
                 summary.steps(), summary.seconds(), summary.samplesPerSecond(), summary.pullSeconds(),
                 summary.computeSeconds(), summary.pushSeconds(), client.bytesPushed(), client.bytesPulled()));
         state.phase(TrainingState.Phase.EVALUATING);
-        evaluate(model, data.test(), reg, workers, summary);
-        exporter.export(reg.rank(), model, pushed);
-        jobExports.finalModel(model, client, data.test(), semantics, reg.rank(), workers, connections.size(),
+        evaluate(model, data.test(), job, summary);
+        exporter.export(job.rank(), model, pushed);
+        jobExports.finalModel(model, client, data.test(), semantics, job.rank(), workers, job.servers(),
                 summary.steps());
     }
 
-    /**
-     * The one recovery path of the stock job: rethrows {@code cause} when the servers' state cannot be recovered
-     * from it, and otherwise returns the job rolled back to the servers' newest checkpoint.
-     *
-     * @param what what went wrong, for the log
-     */
-    private ServerRecovery.Resumed recover(ServerRecovery recovery, PsException cause, ConnectionHolder held,
-                                           String what) {
-        return recovery.resumeAfter(cause, held, () -> {
-            state.phase(TrainingState.Phase.RECOVERING);
-            log.warn("{} ({}); recovering from their newest checkpoint", what, cause.getMessage());
-        });
-    }
-
     /** @param leased the dynamic schedule (kept across recoveries), or null for this rank's static shard */
-    private TrainingSummary trainFrom(long start, DenseClient client, TrainableModel model, Examples train,
-                                      ServerDescription semantics, RegisterResponse reg, int workers,
+    private TrainingSummary trainFrom(long start, DenseClient client, TrainableModel model, Examples train, PsJob job,
                                       ProgressReporter progress, DynamicSchedule leased, PushedGradients pushed,
                                       java.util.function.LongConsumer stepEnd, long stepsPerWorker) {
         LoopSettings settings = LoopSettings.of(props.training(), start);
-        StepReporter reporter = new StepReporter(state, progress, client, reg.nodeId(), clocks.wall(),
+        StepReporter reporter = new StepReporter(state, progress, client, job.nodeId(), clocks.wall(),
                 props.training().logInterval(), meters, stepEnd);
-        try (LocalParameterSync sync = localSync.create(model, semantics, session, reg.rank(), workers,
+        try (LocalParameterSync sync = localSync.create(model, job.semantics(), job::allReduce, job.workers(),
                 stepsPerWorker)) {
-            TrainingLoop loop = TrainingLoops.create(semantics, model, client, train, settings, reg.rank(), reporter,
-                    sync, leased == null ? null : leased.plan(start), pushed);
+            TrainingLoop loop = TrainingLoops.create(job.semantics(), model, client, train, settings, job.rank(),
+                    reporter, sync, leased == null ? null : leased.plan(start), pushed);
             state.phase(TrainingState.Phase.TRAINING);
-            String refusal = jobExports.refusal(reg.rank());
+            String refusal = jobExports.refusal(job.rank());
             if (refusal == null) {
                 exports.open();
             }
@@ -291,24 +235,6 @@ public class WorkerJob {
             }
             return summary;
         }
-    }
-
-    /**
-     * Tells the servers to expect this worker from the step its schedule goes on at (see
-     * {@link StepJoiner#scheduleStep}): the declared step for a fresh or restored SYNC job; in ASYNC, SSP
-     * and GEO the rank's own clock, which is a checkpoint's for a restored job and the step after the dead
-     * worker's last push when it took over that worker's rank.
-     */
-    private long joinStep(io.jvmps.client.control.ControlClient control, TrainableModel model, ServerDescription semantics, RegisterResponse reg,
-                          long declared) {
-        long joined = StepJoiner.scheduleStep(control, clocks.deadlines(), semantics, reg.nodeId(), declared,
-                props.servers().requestTimeout());
-        if (joined > declared && !model.localParams().isEmpty()) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the job is at step " + joined + ": a worker cannot "
-                    + "join a running job with worker-local parameters (ps.worker.placement=HYBRID), whose "
-                    + "values only the other workers hold");
-        }
-        return joined;
     }
 
     private boolean dynamic() {
@@ -341,16 +267,6 @@ public class WorkerJob {
                 (doneEpoch, donePartition) -> session.nextPartition(new io.jvmps.common.protocol
                         .PartitionRequest(nodeId, props.training().epochs(), props.dataset().partitions(), doneEpoch,
                         donePartition), props.servers().waitTimeout(), props.servers().waitInterval()));
-    }
-
-    private ServerDescription semantics(ServerConnections connections, int workers) {
-        ServerDescription semantics = new io.jvmps.client.control.ControlClient(connections, session.registration().rank(),
-                props.servers().waitInterval().plusSeconds(10)).describe();
-        if (semantics.workers() != workers) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "servers expect " + semantics.workers()
-                    + " workers but the scheduler's job has " + workers);
-        }
-        return semantics;
     }
 
     /**
@@ -388,10 +304,7 @@ public class WorkerJob {
             exports.close(refusal != null ? refusal
                     : "training has ended; the final model is written to " + props.output().modelDir());
         }
-        double accuracy = outcome.examples() == 0 ? Double.NaN : (double) outcome.correct() / outcome.examples();
-        state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
-                s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
-                accuracy, s.error()));
+        shownAccuracy(outcome.examples() == 0 ? Double.NaN : (double) outcome.correct() / outcome.examples());
         ps.reportResult(outcome.correct(), outcome.examples(), outcome.summary().seconds());
         if (refusal == null) {
             if (!jobExports.awaitEveryResult()) {
@@ -403,44 +316,34 @@ public class WorkerJob {
         }
     }
 
-    /** Shows this worker's test result in its state and reports it to the scheduler. */
-    private void reportShard(RegisterResponse reg, long correct, int examples, double seconds) {
-        reportShard(reg, new ResultReport(reg.nodeId(), correct, examples, seconds));
-    }
-
-    private void reportShard(RegisterResponse reg, ResultReport result) {
-        double accuracy = result.total() == 0 ? Double.NaN : (double) result.correct() / result.total();
-        state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
-                s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
-                accuracy, s.error()));
-        session.reportResult(result, props.servers().waitTimeout(), props.servers().waitInterval());
-    }
-
     private static List<String> names(List<io.jvmps.common.sharding.ParamSpec> specs) {
         return specs.stream().map(io.jvmps.common.sharding.ParamSpec::name).toList();
     }
 
-    private ServerConnections awaitServers(int expected, java.time.Duration timeout) {
-        return new ServerWaiter(session.client(), clocks.deadlines()).connect(expected, timeout, props.servers().waitInterval(),
-                session.identified(connectionSettings));
-    }
-
-    private void evaluate(TrainableModel model, Examples test, RegisterResponse reg, int workers,
-                          TrainingSummary summary) {
-        if (reg.rank() >= workers) {
+    private void evaluate(TrainableModel model, Examples test, PsJob job, TrainingSummary summary) {
+        int workers = job.workers();
+        if (job.rank() >= workers) {
             log.info("No test shard for scale-out worker rank {} (the test set is split among the {} workers of "
-                    + "ps.cluster.worker-num): reporting no evaluation", reg.rank(), workers);
-            session.reportResult(new ResultReport(reg.nodeId(), 0, 0, summary.seconds()),
-                    props.servers().waitTimeout(), props.servers().waitInterval());
+                    + "ps.cluster.worker-num): reporting no evaluation", job.rank(), workers);
+            job.reportResult(0, 0, summary.seconds());
             return;
         }
-        IndexRange range = EpochBatches.shardRange(test.size(), workers, reg.rank());
+        IndexRange range = EpochBatches.shardRange(test.size(), workers, job.rank());
         int from = range.from();
         int to = range.to();
         long correct = model.evaluateCorrect(test, from, to, props.training().evalBatchSize());
         int examples = to - from;
+        double accuracy = examples == 0 ? Double.NaN : (double) correct / examples;
         log.info(String.format(Locale.ROOT, "Test accuracy on this worker's shard [%d, %d): %.4f (%d/%d)",
-                from, to, examples == 0 ? Double.NaN : (double) correct / examples, correct, examples));
-        reportShard(reg, correct, examples, summary.seconds());
+                from, to, accuracy, correct, examples));
+        shownAccuracy(accuracy);
+        job.reportResult(correct, examples, summary.seconds());
+    }
+
+    /** Shows this worker's test accuracy in its state. */
+    private void shownAccuracy(double accuracy) {
+        state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
+                s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
+                accuracy, s.error()));
     }
 }

@@ -1,7 +1,6 @@
 package io.jvmps.worker.placement;
 
 import io.jvmps.client.train.HybridUpdateRule;
-import io.jvmps.worker.config.WorkerPropertiesBinding;
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
@@ -65,7 +64,7 @@ class AllReduceParameterSyncTest {
                 int rank = w;
                 done.add(pool.submit(() -> {
                     try (AllReduceParameterSync sync = new AllReduceParameterSync(models[rank], LocalOptimizer.of(OptimizerType.SGD, LR),
-                            new RingAllReduce(ring.link(rank)), () -> { })) {
+                            new RingAllReduce(ring.link(rank)))) {
                         sync.afterStep(0, results[rank]);
                         assertThat(sync.steps()).isEqualTo(1);
                         assertThat(sync.describe()).contains("3 worker-local values", "[b]", "2 workers");
@@ -156,22 +155,18 @@ class AllReduceParameterSyncTest {
     @Test
     void withoutLocalParametersThereIsNothingToSync() {
         TrainableModel model = new SoftmaxRegression(4, 3);
-        LocalSyncFactory factory = new LocalSyncFactory(null, null,
-                WorkerPropertiesBinding.bind().servers(),
-                io.jvmps.common.time.MonotonicClock.SYSTEM);
-        assertThat(factory.create(model, describe("SGD"), null, 0, 2, 10)).isSameAs(LocalParameterSync.NONE);
+        LocalSyncFactory factory = new LocalSyncFactory();
+        assertThat(factory.create(model, describe("SGD"), null, 2, 10)).isSameAs(LocalParameterSync.NONE);
     }
 
     @Test
     void geoModeIsRefusedForHybridPlacement() {
         TrainableModel model = new SoftmaxRegression(4, 3);
         model.place(Placement.workerLocal("b"));
-        LocalSyncFactory factory = new LocalSyncFactory(null, null,
-                WorkerPropertiesBinding.bind().servers(),
-                io.jvmps.common.time.MonotonicClock.SYSTEM);
+        LocalSyncFactory factory = new LocalSyncFactory();
         ServerDescription geo = new ServerDescription(0, 2, ConsistencyMode.GEO, 0, 4, 0.1, "SGD",
                 OptimizerSettings.defaults(LR));
-        assertThatThrownBy(() -> factory.create(model, geo, null, 0, 2, 10)).isInstanceOf(PsException.class)
+        assertThatThrownBy(() -> factory.create(model, geo, null, 2, 10)).isInstanceOf(PsException.class)
                 .hasMessageContaining("GEO");
     }
 

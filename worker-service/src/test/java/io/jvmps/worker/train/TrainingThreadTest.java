@@ -21,7 +21,7 @@ class TrainingThreadTest {
     void destroyInterruptsTheJobAndWaitsForItsCleanUp() throws Exception {
         CountDownLatch running = new CountDownLatch(1);
         AtomicBoolean cleanedUp = new AtomicBoolean();
-        WorkerJob job = new WorkerJob(null, null, null, null, null, null, null, null, null, null, null, null, null) {
+        WorkerJob job = new WorkerJob(null, null, null, null, null, null, null, null, null, null, null, null) {
             @Override
             public int run(int httpPort) {
                 running.countDown();
@@ -50,7 +50,7 @@ class TrainingThreadTest {
         CountDownLatch running = new CountDownLatch(1);
         AtomicInteger exits = new AtomicInteger();
         CountDownLatch ended = new CountDownLatch(1);
-        WorkerJob job = new WorkerJob(null, null, null, null, null, null, null, null, null, null, null, null, null) {
+        WorkerJob job = new WorkerJob(null, null, null, null, null, null, null, null, null, null, null, null) {
             @Override
             public int run(int httpPort) {
                 running.countDown();
@@ -76,7 +76,7 @@ class TrainingThreadTest {
         AtomicInteger exitCode = new AtomicInteger(-1);
         CountDownLatch exited = new CountDownLatch(1);
         CountDownLatch closeReturned = new CountDownLatch(1);
-        WorkerJob job = new WorkerJob(null, null, null, null, null, null, null, null, null, null, null, null, null) {
+        WorkerJob job = new WorkerJob(null, null, null, null, null, null, null, null, null, null, null, null) {
             @Override
             public int run(int httpPort) {
                 return 0;

@@ -1,6 +1,5 @@
 package io.jvmps.worker.train.table;
 
-import io.jvmps.client.ClientSettings;
 import io.jvmps.client.PsJob;
 import io.jvmps.client.control.SchedulerSession;
 import io.jvmps.client.data.DenseClient;
@@ -70,20 +69,20 @@ public class CtrJob {
     private static final Logger log = LoggerFactory.getLogger(CtrJob.class);
 
     private final WorkerProperties props;
-    private final ClientSettings settings;
+    private final io.jvmps.worker.train.LibraryJoin join;
     private final MonotonicClock clock;
     private final TrainingMeters meters;
     private final TrainingState state;
     private final Map<String, AtomicReference<Supplier<CacheStats>>> cacheStats = new HashMap<>();
 
     /**
-     * @param settings the scheduler's address, the secret, TLS and the timeouts, as the worker is configured
+     * @param join how this worker joins a job through the library
      */
-    public CtrJob(WorkerProperties props, ClientSettings settings, MonotonicClock clock, TrainingMeters meters,
+    public CtrJob(WorkerProperties props, io.jvmps.worker.train.LibraryJoin join, TrainingMeters meters,
                   TrainingState state) {
         this.props = props;
-        this.settings = settings;
-        this.clock = clock;
+        this.join = join;
+        this.clock = join.clock();
         this.meters = meters;
         this.state = state;
     }
@@ -109,15 +108,7 @@ public class CtrJob {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it takes no "
                     + "ps.worker.dataset.sharding=DYNAMIC");
         }
-        state.phase(TrainingState.Phase.WAITING_FOR_SERVERS);
-        try (PsJob job = PsJob.join(settings, clock, session, httpPort)) {
-            try {
-                return train(job, reporters, everyResult);
-            } catch (RuntimeException e) {
-                job.fail();
-                throw e;
-            }
-        }
+        return join.run(session, httpPort, job -> train(job, reporters, everyResult));
     }
 
     private Outcome train(PsJob job, StepReporterFactory reporters, BooleanSupplier everyResult) {
