@@ -318,6 +318,21 @@ public final class PsJob implements AutoCloseable {
     }
 
     /**
+     * The scheduler's leases of data partitions for dynamic sharding: each call reports the partition this worker
+     * finished (or none, -1) and leases the next, retrying while the scheduler is unreachable, at most
+     * {@link ClientSettings#serverWaitTimeout()}. Every worker of the job asks with the same epochs and partitions.
+     *
+     * @param epochs     the job's epochs
+     * @param partitions partitions per epoch
+     * @return the lease source of a {@link io.jvmps.client.schedule.DynamicSchedule}
+     */
+    public io.jvmps.client.schedule.DynamicSchedule.Leases leases(int epochs, int partitions) {
+        return (doneEpoch, donePartition) -> session.nextPartition(new io.jvmps.common.protocol.PartitionRequest(
+                nodeId(), epochs, partitions, doneEpoch, donePartition), settings.serverWaitTimeout(),
+                settings.serverWaitInterval());
+    }
+
+    /**
      * Reports this worker's final evaluation to the scheduler (its job status sums every worker's), retrying
      * while the scheduler is unreachable, at most {@link ClientSettings#serverWaitTimeout()}.
      *

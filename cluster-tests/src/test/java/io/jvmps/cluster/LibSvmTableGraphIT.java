@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A user's sparse logistic regression as a SameDiff file ({@code weights} a table with a row per feature column),
  * trained by the stock worker from LibSVM files of clicks (-1/+1 labels, a tenth of 100 features per row, drawn
  * from a logistic truth): the files' features feed the graph's one lookup ({@code x}, {@code x_values}), the
- * label placeholder of width 1 makes the labels clicks, the job scores the test file by AUC, and {@code predict}
- * on the saved graph finds the same AUC.
+ * label placeholder of width 1 makes the labels clicks, the worker trains partitions of the files leased from the
+ * scheduler (dynamic sharding), the job scores the test file by AUC, and {@code predict} on the saved graph finds
+ * the same AUC.
  */
 class LibSvmTableGraphIT {
     @Test
@@ -46,8 +47,12 @@ class LibSvmTableGraphIT {
                     "--ps.worker.graph.tables=weights", "--ps.worker.graph.prediction=prediction",
                     "--ps.worker.dataset.format=LIBSVM", "--ps.worker.dataset.train-file=" + dir.resolve("train.svm"),
                     "--ps.worker.dataset.test-file=" + dir.resolve("test.svm"), "--ps.worker.training.epochs=2",
-                    "--ps.worker.training.batch-size=64", "--ps.worker.output.model-dir=" + dir.resolve("out"));
+                    "--ps.worker.training.batch-size=64", "--ps.worker.output.model-dir=" + dir.resolve("out"),
+                    "--ps.worker.dataset.sharding=DYNAMIC", "--ps.worker.dataset.partitions=8");
             assertThat(worker.awaitExit(Duration.ofMinutes(3))).as(worker.tail()).isZero();
+            // every partition of both epochs leased from the scheduler and reported done
+            assertThat(worker.logText()).contains("dynamic data sharding, 8 partitions per epoch",
+                    "No data partition left to lease (16 of 16 done)");
             Matcher auc = Pattern.compile("Test AUC on this worker's shard: ([0-9.]+)").matcher(worker.logText());
             assertThat(auc.find()).as(worker.tail()).isTrue();
             assertThat(Double.parseDouble(auc.group(1))).as("test AUC (0.90 when measured)").isGreaterThan(0.8);

@@ -192,11 +192,40 @@ public final class SameDiffTrainer {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "no batches to train on");
         }
         start((long) epochs * perEpoch);
+        return run(new StepSource.Fixed(batches, epochs, step), started);
+    }
+
+    /**
+     * Trains on data partitions leased from the scheduler one at a time (dynamic sharding, as the stock worker's
+     * {@code ps.worker.dataset.sharding=DYNAMIC}): each epoch of {@code train} is cut into {@code partitions}
+     * parts of one seeded permutation, and a faster worker simply trains more of them; the fit ends when the
+     * scheduler has none left. After a recovery the worker trains again the partitions the rollback undid. Every
+     * worker of the job passes the same data, epochs, seed and partitions. SYNC, ASYNC and SSP; not with GEO
+     * (its rounds need a fixed schedule) or embedding caches.
+     *
+     * @param train      the whole training set, the same on every worker
+     * @param batchSize  examples per batch
+     * @param epochs     passes over the data, counted over all workers
+     * @param seed       the job's data seed
+     * @param partitions partitions per epoch, 1 .. the number of examples
+     * @throws PsException INVALID_ARGUMENT for GEO servers, cached tables or a partition count that does not fit
+     */
+    public Result fitLeased(Examples train, int batchSize, int epochs, long seed, int partitions) {
+        long started = System.nanoTime();
+        StepSource.Leased source = StepSource.Leased.of(job, train, batchSize, epochs, seed, partitions,
+                cached.keySet());
+        start(source.total());
+        log.info("worker {}: dynamic data sharding, {} partitions per epoch leased by the scheduler", job.rank(),
+                partitions);
+        return run(source, started);
+    }
+
+    private Result run(StepSource source, long started) {
         List<ParamSpec> params = dense.client().shardMap().params();
         INDArray[] values = params.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape(), 'c'))
                 .toArray(INDArray[]::new);
         long first = step;
-        long end = first + (long) epochs * perEpoch;
+        long end = source.end();
         long examples = 0;
         double loss = Double.NaN;
         long windowStart = System.nanoTime();
@@ -208,11 +237,10 @@ public final class SameDiffTrainer {
                 ? new GeoTableRows(graph.tables(), job.semantics().geoLearningRate(), job.workers())
                 : cached.isEmpty() ? TableStep.direct() : new TableCaches(graph.tables(), cached, sparse);
         try (tableStep) {
-            while (step < end) {
-                long offset = Math.max(0, step - first);
-                int epoch = (int) (offset / perEpoch);
-                int inEpoch = (int) (offset % perEpoch);
-                LabeledData batch = batches.batch(epoch, inEpoch);
+            java.util.Iterator<StepSource.Step> steps = source.from(step);
+            while (steps.hasNext()) {
+                StepSource.Step next = steps.next();
+                LabeledData batch = next.batch();
                 try {
                     if (geo == null || !geo.pulled()) {
                         pullInto(values, params, geo == null ? step : 0);
@@ -233,7 +261,7 @@ public final class SameDiffTrainer {
                                 + ": not pushed (check the data and the learning rate)");
                     }
                     if (rows != null) {
-                        tableStep.update(rows, sparse, step, result, step == end - 1);
+                        tableStep.update(rows, sparse, step, result, next.last());
                     }
                     if (geo == null) {
                         INDArray[] gradients = params.stream().map(p -> p.name().equals(STEP_BARRIER)
@@ -269,12 +297,13 @@ public final class SameDiffTrainer {
                     if (tableStep != null) {
                         tableStep.recovered(sparse);
                     }
+                    steps = source.from(step);
                     continue;
                 }
                 examples += batch.size();
                 windowExamples += batch.size();
                 double seconds = (System.nanoTime() - windowStart) / 1e9;
-                job.reportProgress(epoch + 1, inEpoch + 1, step, loss, seconds > 0 ? windowExamples / seconds : 0,
+                job.reportProgress(next.epoch(), next.inEpoch(), step, loss, seconds > 0 ? windowExamples / seconds : 0,
                         dense.client().bytesPushed() + (sparse == null ? 0 : sparse.bytesPushed()),
                         dense.client().bytesPulled() + (sparse == null ? 0 : sparse.bytesPulled()), batch.size());
                 if (seconds > 10) {
@@ -282,7 +311,7 @@ public final class SameDiffTrainer {
                     windowExamples = 0;
                 }
                 if ((step - first) % LOG_EVERY == 0) {
-                    log.info("worker {} epoch {} step {}: loss {}", job.rank(), epoch + 1, step, loss);
+                    log.info("worker {} epoch {} step {}: loss {}", job.rank(), next.epoch(), step, loss);
                 }
             }
             cacheStats = tableStep == null ? java.util.Map.of() : tableStep.stats();

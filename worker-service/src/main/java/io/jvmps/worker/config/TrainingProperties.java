@@ -26,4 +26,13 @@ public record TrainingProperties(
         @Min(0) @DefaultValue("0") int maxSteps,
         @Min(1) @DefaultValue("500") int evalBatchSize,
         @NotNull @DefaultValue("0") Duration stepDelay) {
+
+    /**
+     * @param startStep steps of the schedule already done; 0 for a fresh job
+     * @return the training loop's settings
+     */
+    public io.jvmps.client.schedule.LoopSettings loop(long startStep) {
+        return new io.jvmps.client.schedule.LoopSettings(epochs, batchSize, seed, logInterval, maxSteps, stepDelay,
+                startStep);
+    }
 }

@@ -62,6 +62,14 @@ public record WorkerProperties(
                 && (!graph.tables().isEmpty() || dataset.csv().labelKind() != io.jvmps.client.dataset.LabelKind.CLASS);
     }
 
+    /** @return whether the sharding fits the embedding cache: a leased schedule does not take one */
+    @AssertTrue(message = "ps.worker.dataset.sharding=DYNAMIC does not take a model file's embedding cache "
+            + "(ps.worker.graph.cache-rows): set one of them back to its default")
+    public boolean isShardingCacheable() {
+        return graph == null || dataset == null || graph.cacheRows() == 0
+                || dataset.sharding() != DataSharding.DYNAMIC;
+    }
+
     /** @return whether the job can read the data format: the SPARSE_LINEAR job reads LibSVM only */
     @AssertTrue(message = "ps.worker.job=SPARSE_LINEAR reads LibSVM files: set ps.worker.dataset.format=LIBSVM")
     public boolean isDataReadableByJob() {

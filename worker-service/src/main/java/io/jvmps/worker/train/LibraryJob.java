@@ -28,7 +28,8 @@ import java.util.Locale;
  * {@link PsJob} and trains with {@link SameDiffTrainer}, exactly as a user's own program on the library does (the
  * declare, seed, join, table and recovery sequence is the library's), reading the CSV files with the columns and
  * label kind of {@code ps.worker.dataset.csv.*}, or LibSVM files whose features feed the graph's one table lookup
- * ({@link LibSvmIds}; a label placeholder of width 1 makes the labels clicks). It scores this worker's test shard by the label's kind (accuracy,
+ * ({@link LibSvmIds}; a label placeholder of width 1 makes the labels clicks), on a static shard or on partitions
+ * leased from the scheduler ({@code ps.worker.dataset.sharding=DYNAMIC}). It scores this worker's test shard by the label's kind (accuracy,
  * RMSE and MAE, or AUC and log loss), reports it, and on rank 0 writes the trained graph to
  * {@code ps.worker.output.model-dir}/model.sd (a hashed table's rows beside it). Not thread-safe: one run.
  */
@@ -111,8 +112,10 @@ public final class LibraryJob {
         log.info("Worker rank {} of {} trains {} with the library trainer: {} training and {} test rows, tables {}",
                 job.rank(), job.workers(), model.name(), train.size(), test.size(),
                 trainer.graph().tables().variables());
-        SameDiffTrainer.Result result = trainer.fit(train, props.training().batchSize(), props.training().epochs(),
-                props.training().seed());
+        SameDiffTrainer.Result result = props.dataset().sharding() == io.jvmps.worker.config.DataSharding.DYNAMIC
+                ? trainer.fitLeased(train, props.training().batchSize(), props.training().epochs(),
+                        props.training().seed(), props.dataset().partitions())
+                : trainer.fit(train, props.training().batchSize(), props.training().epochs(), props.training().seed());
         log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s, last loss %.6f", result.steps(),
                 result.seconds(), result.lastLoss()));
         trainer.cacheStats().forEach((table, stats) -> log.info(String.format(Locale.ROOT, "Embedding cache %s: hit "

@@ -7,9 +7,9 @@ import io.jvmps.worker.train.progress.StepReporter;
 import io.jvmps.worker.train.progress.TrainingMeters;
 import io.jvmps.worker.train.progress.TrainingState;
 import io.jvmps.worker.train.progress.TrainingSummary;
-import io.jvmps.worker.train.schedule.DynamicSchedule;
-import io.jvmps.worker.train.schedule.LoopSettings;
-import io.jvmps.worker.train.schedule.Steps;
+import io.jvmps.client.schedule.DynamicSchedule;
+import io.jvmps.client.schedule.LoopSettings;
+import io.jvmps.client.schedule.Steps;
 import io.jvmps.client.PsJob;
 import io.jvmps.worker.train.table.CtrJob;
 import io.jvmps.worker.train.table.SparseLinearJob;
@@ -170,8 +170,9 @@ public class WorkerJob {
         for (io.jvmps.common.sharding.ParamSpec local : model.localParams()) {
             model.setParam(local.name(), initial.get(local.name()));
         }
-        DynamicSchedule leased = dynamic() ? dynamicSchedule(data.train().size(), workers, job.nodeId()) : null;
-        long stepsPerWorker = Steps.wholeJob(leased, data.train().size(), workers, job.rank(), props.training());
+        DynamicSchedule leased = dynamic() ? dynamicSchedule(job, data.train().size()) : null;
+        long stepsPerWorker = Steps.wholeJob(leased, data.train().size(), workers, job.rank(),
+                props.training().loop(0));
         PsJob.DenseStart dense = job.declareDense(model.psParams(), model.psParams().stream()
                 .map(p -> initial.get(p.name())).toArray(org.nd4j.linalg.api.ndarray.INDArray[]::new), stepsPerWorker,
                 !model.localParams().isEmpty());
@@ -211,7 +212,7 @@ public class WorkerJob {
     private TrainingSummary trainFrom(long start, DenseClient client, TrainableModel model, Examples train, PsJob job,
                                       ProgressReporter progress, DynamicSchedule leased, PushedGradients pushed,
                                       java.util.function.LongConsumer stepEnd, long stepsPerWorker) {
-        LoopSettings settings = LoopSettings.of(props.training(), start);
+        LoopSettings settings = props.training().loop(start);
         StepReporter reporter = new StepReporter(state, progress, client, job.nodeId(), clocks.wall(),
                 props.training().logInterval(), meters, stepEnd);
         try (LocalParameterSync sync = localSync.create(model, job.semantics(), job::allReduce, job.workers(),
@@ -261,12 +262,9 @@ public class WorkerJob {
         }
     }
 
-    private DynamicSchedule dynamicSchedule(int samples, int workers, String nodeId) {
-        LoopSettings settings = LoopSettings.of(props.training(), 0);
-        return new DynamicSchedule(samples, props.dataset().partitions(), workers, settings,
-                (doneEpoch, donePartition) -> session.nextPartition(new io.jvmps.common.protocol
-                        .PartitionRequest(nodeId, props.training().epochs(), props.dataset().partitions(), doneEpoch,
-                        donePartition), props.servers().waitTimeout(), props.servers().waitInterval()));
+    private DynamicSchedule dynamicSchedule(PsJob job, int samples) {
+        return new DynamicSchedule(samples, props.dataset().partitions(), job.workers(), props.training().loop(0),
+                job.leases(props.training().epochs(), props.dataset().partitions()));
     }
 
     /**
@@ -295,7 +293,7 @@ public class WorkerJob {
         if (refusal == null) {
             exports.open();
         }
-        DynamicSchedule leased = dynamic() ? dynamicSchedule(train.size(), workers, ps.nodeId()) : null;
+        DynamicSchedule leased = dynamic() ? dynamicSchedule(ps, train.size()) : null;
         SparseLinearJob.Outcome outcome;
         try {
             outcome = job.run(test, leased, (dense, nodeId) -> new StepReporter(state, progress, dense, nodeId,

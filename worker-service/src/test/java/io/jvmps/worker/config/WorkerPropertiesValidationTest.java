@@ -64,6 +64,14 @@ class WorkerPropertiesValidationTest {
     }
 
     @Test
+    void dynamicShardingWithAnEmbeddingCacheIsRefused() {
+        runner.withPropertyValues("ps.worker.dataset.sharding=DYNAMIC", "ps.worker.graph.cache-rows=1000").run(context ->
+                assertThat(io.jvmps.common.startup.StartupFailureReporter.describe(context.getStartupFailure()))
+                        .contains("ps.worker.dataset.sharding=DYNAMIC does not take a model file's embedding cache"));
+        runner.withPropertyValues("ps.worker.dataset.sharding=DYNAMIC").run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void zeroBatchSizeIsRejectedNamingTheProperty() {
         runner.withPropertyValues("ps.worker.training.batch-size=0").run(context ->
         {

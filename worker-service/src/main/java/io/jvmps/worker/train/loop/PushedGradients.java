@@ -1,6 +1,6 @@
 package io.jvmps.worker.train.loop;
 
-import io.jvmps.worker.train.schedule.Steps;
+import io.jvmps.client.schedule.Steps;
 import io.jvmps.common.sharding.ParamSpec;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;

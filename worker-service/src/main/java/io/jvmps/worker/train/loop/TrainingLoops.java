@@ -1,8 +1,8 @@
 package io.jvmps.worker.train.loop;
 
 import io.jvmps.worker.train.progress.StepReporter;
-import io.jvmps.worker.train.schedule.LoopSettings;
-import io.jvmps.worker.train.schedule.StepPlan;
+import io.jvmps.client.schedule.LoopSettings;
+import io.jvmps.client.schedule.StepPlan;
 import io.jvmps.common.protocol.ServerDescription;
 import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.dataset.Examples;

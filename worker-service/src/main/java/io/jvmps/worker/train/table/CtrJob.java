@@ -31,8 +31,8 @@ import io.jvmps.worker.train.progress.StepReporterFactory;
 import io.jvmps.worker.train.progress.TrainingMeters;
 import io.jvmps.worker.train.progress.TrainingState;
 import io.jvmps.worker.train.progress.TrainingSummary;
-import io.jvmps.worker.train.schedule.LoopSettings;
-import io.jvmps.worker.train.schedule.Steps;
+import io.jvmps.client.schedule.LoopSettings;
+import io.jvmps.client.schedule.Steps;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
@@ -144,7 +144,7 @@ public class CtrJob {
                 c.hidden2(), c.vocabCacheSize()));
         // servers with a checkpoint restore it at the dense declaration (the tables with it)
         PsJob.DenseStart start = job.declareDense(model.params(), model.initialParams(props.training().seed()),
-                Steps.wholeJob(null, train.size(), workers, rank, props.training()));
+                Steps.wholeJob(null, train.size(), workers, rank, props.training().loop(0)));
         if (start.startStep() > 0) {
             log.info("Resuming the schedule at step {}", start.startStep());
         }
@@ -159,7 +159,7 @@ public class CtrJob {
         TrainingSummary summary = null;
         try {
             while (summary == null) {
-                LoopSettings loopSettings = LoopSettings.of(props.training(), from);
+                LoopSettings loopSettings = props.training().loop(from);
                 EmbeddingLookup wide = lookup(sparse, WIDE_TABLE, 1, semantics, prefetch);
                 EmbeddingLookup deep = lookup(sparse, DEEP_TABLE, c.dim(), semantics, prefetch);
                 state.phase(TrainingState.Phase.TRAINING);

@@ -4,10 +4,10 @@ import io.jvmps.worker.train.JobClocks;
 import io.jvmps.worker.train.progress.StepReporterFactory;
 import io.jvmps.worker.train.progress.TrainingState;
 import io.jvmps.worker.train.progress.TrainingSummary;
-import io.jvmps.worker.train.schedule.DynamicSchedule;
-import io.jvmps.worker.train.schedule.LoopSettings;
-import io.jvmps.worker.train.schedule.Steps;
-import io.jvmps.worker.train.schedule.StepPlan;
+import io.jvmps.client.schedule.DynamicSchedule;
+import io.jvmps.client.schedule.LoopSettings;
+import io.jvmps.client.schedule.Steps;
+import io.jvmps.client.schedule.StepPlan;
 import io.jvmps.client.PsJob;
 import io.jvmps.client.data.DenseClient;
 import io.jvmps.client.data.SparseClient;
@@ -100,7 +100,7 @@ public class SparseLinearJob {
         // servers with a checkpoint restore it at the dense declaration (the table with it)
         PsJob.DenseStart declared = job.declareDense(List.of(new ParamSpec(BIAS, new long[]{model.classes()})),
                 new INDArray[]{Nd4j.create(DataType.FLOAT, model.classes())},
-                Steps.wholeJob(leased, train.size(), workers, rank, props.training()));
+                Steps.wholeJob(leased, train.size(), workers, rank, props.training().loop(0)));
         if (declared.startStep() > 0) {
             log.info("Resuming the schedule at step {}", declared.startStep());
         }
@@ -109,7 +109,7 @@ public class SparseLinearJob {
         long start = declared.startStep();
         TrainingSummary summary = null;
         while (summary == null) {
-            LoopSettings settings = LoopSettings.of(props.training(), start);
+            LoopSettings settings = props.training().loop(start);
             state.phase(TrainingState.Phase.TRAINING);
             try {
                 StepPlan plan = leased == null ? StepPlan.fixed(train.size(), workers, rank, settings)

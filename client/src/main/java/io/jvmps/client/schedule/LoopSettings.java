@@ -1,4 +1,4 @@
-package io.jvmps.worker.train.schedule;
+package io.jvmps.client.schedule;
 
 import java.time.Duration;
 
@@ -15,16 +15,6 @@ import java.time.Duration;
  */
 public record LoopSettings(int epochs, int batchSize, long seed, int logInterval, int maxSteps, Duration stepDelay,
                            long startStep) {
-
-    /**
-     * @param training  the worker's training settings ({@code ps.worker.training.*})
-     * @param startStep steps of the schedule already done; 0 for a fresh job
-     * @return the loop's settings
-     */
-    public static LoopSettings of(io.jvmps.worker.config.TrainingProperties training, long startStep) {
-        return new LoopSettings(training.epochs(), training.batchSize(), training.seed(), training.logInterval(),
-                training.maxSteps(), training.stepDelay(), startStep);
-    }
 
     /** Settings of a fresh job (starting at step 0). */
     public LoopSettings(int epochs, int batchSize, long seed, int logInterval, int maxSteps, Duration stepDelay) {

@@ -1,4 +1,4 @@
-package io.jvmps.worker.train.schedule;
+package io.jvmps.client.schedule;
 
 import io.jvmps.client.dataset.EpochBatches;
 
@@ -71,9 +71,8 @@ public final class Steps {
      * @return the steps this worker runs over the whole job, from step 0: its share of the leased partitions
      *         (an estimate), else its static shard's steps; what it tells the servers as the job's length
      */
-    public static long wholeJob(DynamicSchedule leased, int samples, int workers, int rank,
-                                io.jvmps.worker.config.TrainingProperties training) {
-        return leased != null ? leased.estimatedSteps() : total(samples, workers, rank, LoopSettings.of(training, 0));
+    public static long wholeJob(DynamicSchedule leased, int samples, int workers, int rank, LoopSettings settings) {
+        return leased != null ? leased.estimatedSteps() : total(samples, workers, rank, settings);
     }
 
     /** Pauses for the configured per-step delay (benchmarks of slow workers; zero by default). */

@@ -1,4 +1,4 @@
-package io.jvmps.worker.train.schedule;
+package io.jvmps.client.schedule;
 
 /**
  * The steps a training loop runs, in order, and how many it expects (for progress reports).

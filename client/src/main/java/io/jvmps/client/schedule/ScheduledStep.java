@@ -1,4 +1,4 @@
-package io.jvmps.worker.train.schedule;
+package io.jvmps.client.schedule;
 
 import io.jvmps.client.dataset.EpochBatches;
 
