@@ -17,14 +17,19 @@ import java.util.Map;
 /**
  * One batch's rows of every table: per table, the ids of all its lookups together deduplicated (each row is
  * pulled once), the rows pulled, spread out to every lookup's positions as that lookup's rows, and after the pass
- * each distinct row's gradient, summed over every position of every lookup that read it, pushed once. Not
- * thread-safe.
+ * each distinct row's gradient, summed over every position of every lookup that read it, pushed once. A lookup
+ * whose ids come with a mask ({@code <ids>_mask}, 0 at the padding after a row's last value, as
+ * {@link io.jvmps.client.dataset.LibSvmIds} and a CSV multi-valued column give) reads zeros at the padding: those
+ * positions' ids are neither pulled nor pushed, so padding creates and trains no row. Not thread-safe.
  */
 final class TableRows {
     private final GraphTables tables;
-    /** Per table: its distinct ids and, per position of its lookups in lookup order, the row's index. */
+    /** Per table: its distinct ids (of the positions that are no padding). */
     private final List<DistinctIds> distinct = new ArrayList<>();
-    /** Per lookup: its ids' shape, and where its positions start in its table's {@link DistinctIds#indexOf()}. */
+    /** Per table, per position of its lookups in lookup order: the index of its row among the distinct ids, or -1
+     * for padding. */
+    private final List<int[]> rowOf = new ArrayList<>();
+    /** Per lookup: its ids' shape, and where its positions start in its table's {@link #rowOf}. */
     private final List<long[]> shapes = new ArrayList<>();
     private final int[] firstPosition;
     private final List<float[]> rows = new ArrayList<>();
@@ -44,6 +49,7 @@ final class TableRows {
         for (int t = 0; t < tables.list().size(); t++) {
             GraphTables.Table table = tables.list().get(t);
             List<long[]> values = new ArrayList<>();
+            List<boolean[]> pads = new ArrayList<>();
             int total = 0;
             for (int l = 0; l < lookups.size(); l++) {
                 GraphTables.Lookup lookup = lookups.get(l);
@@ -56,20 +62,40 @@ final class TableRows {
                             + lookup.ids() + "' of table '" + table.variable() + "'; it has " + ids.keySet());
                 }
                 long[] v = given.dup('c').data().asLong();
+                INDArray mask = ids.get(lookup.ids() + "_mask");
+                boolean[] pad = padding(mask, v.length, lookup.ids());
                 if (!table.table().hashed()) {
-                    checkBounded(table, lookup.ids(), v);
+                    checkBounded(table, lookup.ids(), v, pad);
                 }
                 out.firstPosition[l] = total;
                 values.add(v);
+                pads.add(pad);
                 total += v.length;
             }
             long[] all = new long[total];
+            int[] slot = new int[total];
+            int used = 0;
             int at = 0;
-            for (long[] v : values) {
-                System.arraycopy(v, 0, all, at, v.length);
-                at += v.length;
+            for (int k = 0; k < values.size(); k++) {
+                long[] v = values.get(k);
+                boolean[] pad = pads.get(k);
+                for (int i = 0; i < v.length; i++, at++) {
+                    if (pad != null && pad[i]) {
+                        slot[at] = -1;
+                    } else {
+                        slot[at] = used;
+                        all[used++] = v[i];
+                    }
+                }
             }
-            out.distinct.add(DistinctIds.of(all));
+            DistinctIds d = DistinctIds.of(used == total ? all : Arrays.copyOf(all, used));
+            int[] rows = new int[total];
+            for (int i = 0; i < total; i++) {
+                rows[i] = slot[i] < 0 ? -1 : d.indexOf()[slot[i]];
+            }
+            out.distinct.add(d);
+            out.rowOf.add(rows);
+            pads.clear();
         }
         for (GraphTables.Lookup lookup : lookups) {
             out.shapes.add(ids.get(lookup.ids()).shape());
@@ -77,9 +103,27 @@ final class TableRows {
         return out;
     }
 
-    private static void checkBounded(GraphTables.Table table, String input, long[] ids) {
-        for (long id : ids) {
-            if (id < 0 || id >= table.vocabulary()) {
+    /** @return per position whether it is padding (mask 0), or null without a mask */
+    private static boolean[] padding(INDArray mask, int positions, String input) {
+        if (mask == null) {
+            return null;
+        }
+        float[] m = mask.dup('c').data().asFloat();
+        if (m.length != positions) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "'" + input + "_mask' has " + m.length + " values for "
+                    + positions + " ids of '" + input + "': a mask has one value per id");
+        }
+        boolean[] pad = new boolean[positions];
+        for (int i = 0; i < positions; i++) {
+            pad[i] = m[i] == 0f;
+        }
+        return pad;
+    }
+
+    private static void checkBounded(GraphTables.Table table, String input, long[] ids, boolean[] pad) {
+        for (int i = 0; i < ids.length; i++) {
+            long id = ids[i];
+            if ((pad == null || !pad[i]) && (id < 0 || id >= table.vocabulary())) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, "placeholder '" + input + "' gave id " + id
                         + ", outside table '" + table.variable() + "' of " + table.vocabulary() + " rows [0, "
                         + table.vocabulary() + "); make the variable larger, or declare the table hashed (any "
@@ -101,7 +145,9 @@ final class TableRows {
         GraphTables.Table table = tables.list().get(t);
         long[] ids = distinct.get(t).ids();
         float[] out = new float[ids.length * table.dim()];
-        client.pull(table.variable(), table.dim(), ids, out);
+        if (ids.length > 0) {
+            client.pull(table.variable(), table.dim(), ids, out);
+        }
         return out;
     }
 
@@ -127,13 +173,16 @@ final class TableRows {
         for (int l = 0; l < lookups.size(); l++) {
             GraphTables.Lookup lookup = lookups.get(l);
             int dim = tables.list().get(lookup.table()).dim();
-            int[] indexOf = distinct.get(lookup.table()).indexOf();
+            int[] indexOf = rowOf.get(lookup.table());
             long[] shape = shapes.get(l);
             int n = (int) Arrays.stream(shape).reduce(1, Math::multiplyExact);
             float[] source = rows.get(lookup.table());
             float[] values = new float[n * dim];
             for (int i = 0; i < n; i++) {
-                System.arraycopy(source, indexOf[firstPosition[l] + i] * dim, values, i * dim, dim);
+                int row = indexOf[firstPosition[l] + i];
+                if (row >= 0) { // padding reads zeros
+                    System.arraycopy(source, row * dim, values, i * dim, dim);
+                }
             }
             long[] rowShape = Arrays.copyOf(shape, shape.length + 1);
             rowShape[shape.length] = dim;
@@ -153,15 +202,23 @@ final class TableRows {
         for (int t = 0; t < tables.list().size(); t++) {
             GraphTables.Table table = tables.list().get(t);
             int dim = table.dim();
-            float[] positions = new float[distinct.get(t).indexOf().length * dim];
+            int[] indexOf = rowOf.get(t);
+            float[] summed = new float[distinct.get(t).ids().length * dim];
             for (int l = 0; l < lookups.size(); l++) {
                 if (lookups.get(l).table() != t) {
                     continue;
                 }
                 float[] g = result.gradients().get(lookups.get(l).output()).dup('c').data().asFloat();
-                System.arraycopy(g, 0, positions, firstPosition[l] * dim, g.length);
+                int first = firstPosition[l];
+                for (int i = 0; i < g.length / dim; i++) {
+                    int row = indexOf[first + i];
+                    if (row >= 0) {
+                        for (int k = 0; k < dim; k++) {
+                            summed[row * dim + k] += g[i * dim + k];
+                        }
+                    }
+                }
             }
-            float[] summed = distinct.get(t).sum(positions, dim);
             for (float g : summed) {
                 if (!Float.isFinite(g)) {
                     throw new PsException(ErrorCode.INVALID_ARGUMENT, "step " + step + " gave a non-finite gradient "
@@ -184,6 +241,9 @@ final class TableRows {
     /** Pushes table {@code t}'s distinct rows' summed gradients (from {@link #rowGradients}) for {@code step}. */
     void pushTable(SparseClient client, long step, int t, float[] gradient) {
         GraphTables.Table table = tables.list().get(t);
-        client.push(table.variable(), table.dim(), step, UpdateKind.GRADIENT, distinct.get(t).ids(), gradient);
+        long[] ids = distinct.get(t).ids();
+        if (ids.length > 0) {
+            client.push(table.variable(), table.dim(), step, UpdateKind.GRADIENT, ids, gradient);
+        }
     }
 }
