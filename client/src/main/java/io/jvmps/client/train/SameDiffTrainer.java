@@ -59,6 +59,7 @@ public final class SameDiffTrainer {
     private PsJob.DenseStart dense;
     private io.jvmps.client.data.SparseClient sparse;
     private long step;
+    private long maxSteps;
     private final java.util.Map<String, TableCaches.Setting> cached = new java.util.LinkedHashMap<>();
     private java.util.Map<String, io.jvmps.common.embedding.CacheStats> cacheStats = java.util.Map.of();
 
@@ -137,6 +138,36 @@ public final class SameDiffTrainer {
         return graph;
     }
 
+    /**
+     * Ends every fit after at most {@code steps} steps of this worker (0, the default: no limit), as the stock
+     * worker's {@code ps.worker.training.max-steps}: for smoke runs and tests. In SYNC every worker sets the same.
+     *
+     * @return this trainer
+     */
+    public SameDiffTrainer maxSteps(long steps) {
+        if (steps < 0) {
+            throw new IllegalArgumentException("maxSteps must be 0 (no limit) or positive, got " + steps);
+        }
+        this.maxSteps = steps;
+        return this;
+    }
+
+    /**
+     * Pulls the servers' current dense values into the graph (what they hold now, whatever the step): for a
+     * worker that exports once every worker has reported in ASYNC or SSP, when others pushed after its last step.
+     *
+     * @throws PsException INVALID_ARGUMENT before the first fit
+     */
+    public void pullLatest() {
+        if (dense == null) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "the parameters are on the servers once training "
+                    + "started: fit before pulling them");
+        }
+        List<ParamSpec> params = dense.client().shardMap().params();
+        pullInto(params.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape(), 'c')).toArray(INDArray[]::new),
+                params, 0);
+    }
+
     /** @return the next step this worker pushes (its clock) */
     public long step() {
         return step;
@@ -191,8 +222,9 @@ public final class SameDiffTrainer {
         if (perEpoch == 0) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "no batches to train on");
         }
-        start((long) epochs * perEpoch);
-        return run(new StepSource.Fixed(batches, epochs, step), started);
+        long steps = (long) epochs * perEpoch;
+        start(maxSteps > 0 ? Math.min(steps, maxSteps) : steps);
+        return run(new StepSource.Fixed(batches, epochs, step, maxSteps), started);
     }
 
     /**
@@ -212,7 +244,8 @@ public final class SameDiffTrainer {
      */
     public Result fitLeased(Examples train, int batchSize, int epochs, long seed, int partitions) {
         long started = System.nanoTime();
-        StepSource.Leased source = StepSource.Leased.of(job, train, batchSize, epochs, seed, partitions,
+        StepSource.Leased source = StepSource.Leased.of(job, train, new io.jvmps.client.schedule.LoopSettings(epochs,
+                batchSize, seed, 1, (int) Math.min(Integer.MAX_VALUE, maxSteps), java.time.Duration.ZERO), partitions,
                 cached.keySet());
         start(source.total());
         log.info("worker {}: dynamic data sharding, {} partitions per epoch leased by the scheduler", job.rank(),
@@ -429,49 +462,11 @@ public final class SameDiffTrainer {
         if (dense != null) {
             return;
         }
-        if (!graph.tables().isEmpty()) {
-            declareTables();
-        }
-        List<ParamSpec> onServers = graph.params().stream().filter(p -> !onWorkers.contains(p.name())).toList();
-        if (onServers.isEmpty()) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "every parameter is placed on the workers; keep at "
-                    + "least one on the servers");
-        }
-        if (!onWorkers.isEmpty()) {
-            List<ParamSpec> locals = graph.params().stream().filter(p -> onWorkers.contains(p.name())).toList();
-            local = new WorkerLocalParams(graph::param, graph::setParam, locals,
-                    HybridUpdateRule.forServers(job.semantics(), steps), job::allReduce);
-            log.info("worker {} keeps {} on the workers, averaged by a ring AllReduce and updated by the servers' "
-                    + "rule", job.rank(), onWorkers);
-        }
-        INDArray[] initial = onServers.stream().map(p -> graph.param(p.name())).toArray(INDArray[]::new);
-        long denseElements = onServers.stream().mapToLong(ParamSpec::elements).sum();
-        if (!graph.tables().isEmpty() && denseElements < job.servers()) {
-            // every server needs a dense slice: it carries the step barrier and triggers the server's checkpoint
-            // part, which holds the server's table rows too
-            onServers = new java.util.ArrayList<>(onServers);
-            onServers.add(new ParamSpec(STEP_BARRIER, new long[] {job.servers()}));
-            initial = java.util.Arrays.copyOf(initial, initial.length + 1);
-            initial[initial.length - 1] = Nd4j.zeros(DataType.FLOAT, job.servers());
-            log.info("worker {}: the graph's {} dense element(s) cannot give each of the {} servers a slice; added "
-                    + "{} (one zero per server, never changed)", job.rank(), denseElements, job.servers(), STEP_BARRIER);
-        }
-        dense = job.declareDense(onServers, initial, steps, !onWorkers.isEmpty());
+        TrainerStart.Started started = TrainerStart.declare(job, graph, onWorkers, steps);
+        dense = started.dense();
+        local = started.local();
+        sparse = started.sparse();
         step = dense.startStep();
-        log.info("worker {} of {} trains {} in {} mode from step {}", job.rank(), job.workers(), graph,
-                job.semantics().mode(), step);
-    }
-
-    /** Declares the tables on the servers (a recovery declares them again). */
-    private void declareTables() {
-        if (!onWorkers.isEmpty()) {
-            throw new PsException(ErrorCode.INVALID_ARGUMENT, "a graph with embedding tables keeps its dense "
-                    + "parameters on the servers; worker-local placement is for dense graphs");
-        }
-        job.declareTables(graph.tables().list().stream().map(t -> t.table().spec(t.dim())).toList());
-        sparse = job.sparse();
-        log.info("worker {} holds tables {} on the servers, read by {} lookups", job.rank(),
-                graph.tables().variables(), graph.tables().lookups().size());
     }
 
     private void pullInto(INDArray[] values, List<ParamSpec> params, long minVersion) {

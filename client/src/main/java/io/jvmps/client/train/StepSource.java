@@ -43,10 +43,12 @@ interface StepSource {
         private final long first;
         private final long end;
 
-        Fixed(BatchSource batches, int epochs, long first) {
+        /** @param maxSteps at most this many steps (0: every epoch) */
+        Fixed(BatchSource batches, int epochs, long first, long maxSteps) {
             this.batches = batches;
             this.first = first;
-            this.end = first + (long) epochs * batches.perEpoch();
+            long steps = (long) epochs * batches.perEpoch();
+            this.end = first + (maxSteps > 0 ? Math.min(steps, maxSteps) : steps);
         }
 
         @Override
@@ -100,8 +102,10 @@ interface StepSource {
          * @param cached the tables the fit caches (none allowed)
          * @throws PsException INVALID_ARGUMENT for GEO servers, cached tables or a partition count that does not fit
          */
-        static Leased of(io.jvmps.client.PsJob job, Examples train, int batchSize, int epochs, long seed,
-                         int partitions, java.util.Set<String> cached) {
+        static Leased of(io.jvmps.client.PsJob job, Examples train, LoopSettings settings, int partitions,
+                         java.util.Set<String> cached) {
+            int epochs = settings.epochs();
+            int batchSize = settings.batchSize();
             if (job.semantics().mode() == ConsistencyMode.GEO) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, "dynamic sharding runs in SYNC, ASYNC or SSP "
                         + "mode; the servers run GEO, whose rounds need a fixed schedule");
@@ -116,8 +120,8 @@ interface StepSource {
                         + "at least 1 and 1 to " + train.size() + " partitions (the examples), got epochs " + epochs
                         + ", batch size " + batchSize + ", partitions " + partitions);
             }
-            return new Leased(new DynamicSchedule(train.size(), partitions, job.workers(), new LoopSettings(epochs,
-                    batchSize, seed, 1, 0, java.time.Duration.ZERO), job.leases(epochs, partitions)), train);
+            return new Leased(new DynamicSchedule(train.size(), partitions, job.workers(), settings,
+                    job.leases(epochs, partitions)), train);
         }
 
         @Override

@@ -38,13 +38,15 @@ class StepSourceTest {
 
     @Test
     void aFixedScheduleFromARecoveredStepGivesTheBatchesThatStepHad() {
-        StepSource source = new StepSource.Fixed(THREE_PER_EPOCH, 2, 10);
+        StepSource source = new StepSource.Fixed(THREE_PER_EPOCH, 2, 10, 0);
         assertThat(source.total()).isEqualTo(6);
         assertThat(source.end()).isEqualTo(16);
         List<String> all = describe(source.from(10));
         assertThat(all).containsExactly("1/1:0", "1/2:1", "1/3:2", "2/1:100", "2/2:101", "2/3:102 last");
         assertThat(describe(source.from(14))).as("resumed at step 14").containsExactly("2/2:101", "2/3:102 last");
         assertThat(source.from(16).hasNext()).isFalse();
+        assertThat(describe(new StepSource.Fixed(THREE_PER_EPOCH, 2, 0, 4).from(0))).as("at most 4 steps")
+                .containsExactly("1/1:0", "1/2:1", "1/3:2", "2/1:100 last");
     }
 
     @Test

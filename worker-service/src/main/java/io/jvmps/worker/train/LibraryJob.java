@@ -85,16 +85,9 @@ public final class LibraryJob {
     private void train(PsJob job, LibraryGraph model, Examples train, Examples test, LabelKind labels) {
         state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.TRAINING, job.rank(), job.nodeId(), 0, 0, 0,
                 0, Double.NaN, 0, 0, 0, Double.NaN, null));
-        long[] lastStep = {System.nanoTime()};
-        job.onStep((report, examples) -> { // the worker's status page and metrics follow the trainer's steps
-            long now = System.nanoTime();
-            meters.step(now - lastStep[0], report.loss(), examples);
-            lastStep[0] = now;
-            state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.TRAINING, s.rank(), s.nodeId(),
-                    report.epoch(), report.step(), report.globalStep(), s.totalSteps(), report.loss(),
-                    report.imagesPerSecond(), report.bytesPushed(), report.bytesPulled(), s.accuracy(), s.error()));
-        });
-        SameDiffTrainer trainer = new SameDiffTrainer(job, model.graph());
+        // the worker's status page and metrics follow the trainer's steps
+        io.jvmps.worker.train.progress.TrainerProgress.follow(job, state, meters, props.training().stepDelay());
+        SameDiffTrainer trainer = new SameDiffTrainer(job, model.graph()).maxSteps(props.training().maxSteps());
         if (props.placement() == PlacementMode.HYBRID) {
             trainer.placeOnWorkers(props.localParams().toArray(String[]::new));
         }

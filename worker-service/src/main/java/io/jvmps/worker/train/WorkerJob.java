@@ -113,7 +113,7 @@ public class WorkerJob {
             meters.skippedRows("test", data.test().skippedRows());
             if (props.job() == JobKind.SPARSE_LINEAR) {
                 join.run(session, httpPort, job -> {
-                    runSparseLinear(job, progress, data);
+                    runSparseLinear(job, data);
                     return null;
                 });
             } else {
@@ -271,7 +271,7 @@ public class WorkerJob {
      * The sparse linear job in a joined job; rank 0 with an export folder also serves exports asked for while it
      * trains and, once every worker has reported, writes the final model.
      */
-    private void runSparseLinear(PsJob ps, ProgressReporter progress, DataLoader.Loaded data) {
+    private void runSparseLinear(PsJob ps, DataLoader.Loaded data) {
         int workers = ps.workers();
         int servers = ps.servers();
         ServerDescription semantics = ps.semantics();
@@ -286,31 +286,29 @@ public class WorkerJob {
         io.jvmps.client.dataset.LibSvmFile train = (io.jvmps.client.dataset.LibSvmFile) data.train();
         io.jvmps.client.dataset.LibSvmFile test = (io.jvmps.client.dataset.LibSvmFile) data.test();
         SparseLinearJob job = new SparseLinearJob(props, clocks, train, ps);
+        io.jvmps.worker.train.progress.TrainerProgress.follow(ps, state, meters, props.training().stepDelay());
         String refusal = jobExports.refusal(ps.rank());
-        java.util.function.LongConsumer stepEnd = refusal != null ? global -> { } : global -> exports.serve(() ->
-                job.export(java.nio.file.Path.of(props.output().modelDir(), "step-" + global), test,
-                        jobExports.manifest(ModelType.SOFTMAX.name(), semantics, workers, servers, global)));
-        if (refusal == null) {
+        if (refusal == null) { // exports asked for over REST are written between steps, on the training thread
+            ps.onStep((report, examples) -> exports.serve(() -> job.export(false,
+                    java.nio.file.Path.of(props.output().modelDir(), "step-" + report.globalStep()), test,
+                    jobExports.manifest(ModelType.SOFTMAX.name(), semantics, workers, servers, report.globalStep()))));
             exports.open();
         }
-        DynamicSchedule leased = dynamic() ? dynamicSchedule(ps, train.size()) : null;
         SparseLinearJob.Outcome outcome;
         try {
-            outcome = job.run(test, leased, (dense, nodeId) -> new StepReporter(state, progress, dense, nodeId,
-                    clocks.wall(), props.training().logInterval(), meters, stepEnd), state);
+            outcome = job.run(test, dynamic() ? props.dataset().partitions() : 0);
         } finally {
             exports.close(refusal != null ? refusal
                     : "training has ended; the final model is written to " + props.output().modelDir());
         }
         shownAccuracy(outcome.examples() == 0 ? Double.NaN : (double) outcome.correct() / outcome.examples());
-        ps.reportResult(outcome.correct(), outcome.examples(), outcome.summary().seconds());
+        ps.reportResult(outcome.correct(), outcome.examples(), outcome.seconds());
         if (refusal == null) {
             if (!jobExports.awaitEveryResult()) {
                 log.warn("Exporting the servers' values as they are now: not every worker has reported its result");
             }
-            job.export(java.nio.file.Path.of(props.output().modelDir()), test,
-                    jobExports.manifest(ModelType.SOFTMAX.name(), semantics, workers, servers,
-                            outcome.summary().steps()));
+            job.export(true, java.nio.file.Path.of(props.output().modelDir()), test,
+                    jobExports.manifest(ModelType.SOFTMAX.name(), semantics, workers, servers, outcome.steps()));
         }
     }
 
