@@ -45,8 +45,8 @@ class ComposeEndToEndIT {
     private static final List<String> SERVICES = List.of("scheduler", "server-0", "server-1", "worker-0", "worker-1");
     private static final Pattern JOB_FINISHED = Pattern.compile("Job finished: test accuracy [0-9.]+% \\((\\d+)/(\\d+)\\)");
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    /** The job both runs train: LeNet-5, 4,000 training and 1,000 test images, 2 epochs, server-side Adam. */
-    private static final int TRAIN_LIMIT = 4000;
+    /** The job both runs train: LeNet-5, 2,500 training and 1,000 test images, 2 epochs, server-side Adam. */
+    private static final int TRAIN_LIMIT = 2500;
     private static final int TEST_LIMIT = 1000;
     private static final int EPOCHS = 2;
     private static final int BATCH = 32;
