@@ -34,8 +34,10 @@ class ThreadCpuScriptIT {
                         assertThat(row.node()).isEqualTo("java/" + pid);
                         assertThat(row.threads()).isEqualTo("busy-spinner");
                         assertThat(row.count()).isEqualTo(1);
-                        // one core is 1000 ms per second; the machine's other work may take part of it
-                        assertThat(row.cpu()).isBetween(250.0, 1050.0);
+                        // one core is 1000 ms per second; the machine's other work may take part of it, and the
+                        // script's window is read around its sleep, so a busy thread can show a little above one core
+                        // (1,066 was seen)
+                        assertThat(row.cpu()).isBetween(250.0, 1200.0);
                     });
             assertThat(result.output()).containsPattern("all threads of these JVMs: [0-9.]+ cores busy");
         } finally {
