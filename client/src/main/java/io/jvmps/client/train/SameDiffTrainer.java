@@ -164,8 +164,7 @@ public final class SameDiffTrainer {
                     + "started: fit before pulling them");
         }
         List<ParamSpec> params = dense.client().shardMap().params();
-        pullInto(params.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape(), 'c')).toArray(INDArray[]::new),
-                params, 0);
+        pullInto(emptyValues(params), params, 0);
     }
 
     /** @return the next step this worker pushes (its clock) */
@@ -255,20 +254,17 @@ public final class SameDiffTrainer {
 
     private Result run(StepSource source, long started) {
         List<ParamSpec> params = dense.client().shardMap().params();
-        INDArray[] values = params.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape(), 'c'))
-                .toArray(INDArray[]::new);
+        INDArray[] values = emptyValues(params);
         long first = step;
         long end = source.end();
         long examples = 0;
         double loss = Double.NaN;
-        long windowStart = System.nanoTime();
-        long windowExamples = 0;
+        Throughput throughput = new Throughput();
         GeoRounds geo = job.semantics().mode() == ConsistencyMode.GEO
                 ? new GeoRounds(graph, params, job.semantics().geoInterval(), job.semantics().geoLearningRate(),
                 job.workers(), end) : null;
-        TableStep tableStep = graph.tables().isEmpty() ? null : geo != null
-                ? new GeoTableRows(graph.tables(), job.semantics().geoLearningRate(), job.workers())
-                : cached.isEmpty() ? TableStep.direct() : new TableCaches(graph.tables(), cached, sparse);
+        TableStep tableStep = TableStep.of(graph.tables(), geo != null, job.semantics().geoLearningRate(),
+                job.workers(), cached, sparse);
         try (tableStep) {
             java.util.Iterator<StepSource.Step> steps = source.from(step);
             while (steps.hasNext()) {
@@ -334,15 +330,9 @@ public final class SameDiffTrainer {
                     continue;
                 }
                 examples += batch.size();
-                windowExamples += batch.size();
-                double seconds = (System.nanoTime() - windowStart) / 1e9;
-                job.reportProgress(next.epoch(), next.inEpoch(), step, loss, seconds > 0 ? windowExamples / seconds : 0,
+                job.reportProgress(next.epoch(), next.inEpoch(), step, loss, throughput.add(batch.size()),
                         dense.client().bytesPushed() + (sparse == null ? 0 : sparse.bytesPushed()),
                         dense.client().bytesPulled() + (sparse == null ? 0 : sparse.bytesPulled()), batch.size());
-                if (seconds > 10) {
-                    windowStart = System.nanoTime();
-                    windowExamples = 0;
-                }
                 if ((step - first) % LOG_EVERY == 0) {
                     log.info("worker {} epoch {} step {}: loss {}", job.rank(), next.epoch(), step, loss);
                 }
@@ -361,14 +351,7 @@ public final class SameDiffTrainer {
      * prediction against the arg-max of the label)
      */
     public Evaluation evaluate(Iterable<DataSet> batches) {
-        long correct = 0;
-        long examples = 0;
-        for (DataSet batch : batches) {
-            LabeledData rows = new LabeledData(batch.getFeatures(), batch.getLabels());
-            correct += scoring.correct(rows);
-            examples += rows.size();
-        }
-        return new Evaluation(correct, examples);
+        return scoring.evaluate(batches);
     }
 
     /**
@@ -437,15 +420,7 @@ public final class SameDiffTrainer {
     public void save(Path file) {
         if (!graph.tables().isEmpty()) {
             requireStarted("save");
-            for (GraphTables.Table table : graph.tables().list()) {
-                if (table.table().hashed()) {
-                    Path dir = file.toAbsolutePath().getParent();
-                    TableFiles.write(dir, table.variable(), table.dim(), job.control().sparseIds(table.variable()),
-                            sparse);
-                } else {
-                    graph.setTable(table.variable(), TableFiles.wholeTable(sparse, table));
-                }
-            }
+            TableFiles.putTables(graph, file.toAbsolutePath().getParent(), job.control(), sparse);
         }
         graph.save(file);
     }
@@ -467,6 +442,10 @@ public final class SameDiffTrainer {
         local = started.local();
         sparse = started.sparse();
         step = dense.startStep();
+    }
+
+    private static INDArray[] emptyValues(List<ParamSpec> params) {
+        return params.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape(), 'c')).toArray(INDArray[]::new);
     }
 
     private void pullInto(INDArray[] values, List<ParamSpec> params, long minVersion) {

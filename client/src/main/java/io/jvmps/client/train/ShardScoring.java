@@ -37,6 +37,18 @@ final class ShardScoring {
         return correct;
     }
 
+    /** @return how many of the batches' examples the prediction classifies correctly, of how many */
+    SameDiffTrainer.Evaluation evaluate(Iterable<org.nd4j.linalg.dataset.DataSet> batches) {
+        long correct = 0;
+        long examples = 0;
+        for (org.nd4j.linalg.dataset.DataSet batch : batches) {
+            LabeledData rows = new LabeledData(batch.getFeatures(), batch.getLabels());
+            correct += correct(rows);
+            examples += rows.size();
+        }
+        return new SameDiffTrainer.Evaluation(correct, examples);
+    }
+
     /** @return rows whose arg-max prediction is the arg-max of their label */
     long correct(LabeledData rows) {
         INDArray predicted = predict.apply(rows).argMax(1);

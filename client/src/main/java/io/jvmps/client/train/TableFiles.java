@@ -111,6 +111,21 @@ public final class TableFiles {
     }
 
     /** @return every row of a bounded table, pulled from the servers in parts, as {@code [vocabulary, dim]} */
+    /**
+     * Puts every table of {@code graph} where its saved file has it: a bounded table back into its variable, every
+     * row pulled; a hashed one's rows written to {@code dir} (every id the servers hold).
+     */
+    static void putTables(SameDiffGraph graph, Path dir, io.jvmps.client.control.ControlClient control,
+                          io.jvmps.client.data.SparseClient sparse) {
+        for (GraphTables.Table table : graph.tables().list()) {
+            if (table.table().hashed()) {
+                write(dir, table.variable(), table.dim(), control.sparseIds(table.variable()), sparse);
+            } else {
+                graph.setTable(table.variable(), wholeTable(sparse, table));
+            }
+        }
+    }
+
     static org.nd4j.linalg.api.ndarray.INDArray wholeTable(io.jvmps.client.data.SparseClient sparse, GraphTables.Table table) {
         int rows = Math.toIntExact(table.vocabulary());
         float[] values = new float[Math.multiplyExact(rows, table.dim())];

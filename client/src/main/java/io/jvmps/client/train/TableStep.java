@@ -39,6 +39,21 @@ interface TableStep extends AutoCloseable {
     default void close() {
     }
 
+    /**
+     * @return the fit's table step: none without tables, GEO's rounds, the caches of the {@code cached} tables, or
+     * the plain step
+     */
+    static TableStep of(GraphTables tables, boolean geo, double geoLearningRate, int workers,
+                        Map<String, TableCaches.Setting> cached, SparseClient sparse) {
+        if (tables.isEmpty()) {
+            return null;
+        }
+        if (geo) {
+            return new GeoTableRows(tables, geoLearningRate, workers);
+        }
+        return cached.isEmpty() ? direct() : new TableCaches(tables, cached, sparse);
+    }
+
     /** @return the plain step: every table's distinct rows pulled, their summed gradients pushed */
     static TableStep direct() {
         return new TableStep() {

@@ -42,14 +42,12 @@ final class TrainerStart {
      *                     places any there
      */
     static Started declare(PsJob job, SameDiffGraph graph, Set<String> onWorkers, long steps) {
-        SparseClient sparse = null;
         if (!graph.tables().isEmpty()) {
             if (!onWorkers.isEmpty()) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, "a graph with embedding tables keeps its dense "
                         + "parameters on the servers; worker-local placement is for dense graphs");
             }
             job.declareTables(graph.tables().list().stream().map(t -> t.table().spec(t.dim())).toList());
-            sparse = job.sparse();
             log.info("worker {} holds tables {} on the servers, read by {} lookups", job.rank(),
                     graph.tables().variables(), graph.tables().lookups().size());
         }
@@ -80,6 +78,8 @@ final class TrainerStart {
                     SameDiffTrainer.STEP_BARRIER);
         }
         PsJob.DenseStart dense = job.declareDense(onServers, initial, steps, !onWorkers.isEmpty());
+        // after the dense declaration: a join that had to recover holds new connections
+        SparseClient sparse = graph.tables().isEmpty() ? null : job.sparse();
         log.info("worker {} of {} trains {} in {} mode from step {}", job.rank(), job.workers(), graph,
                 job.semantics().mode(), dense.startStep());
         return new Started(dense, local, sparse);
