@@ -120,7 +120,9 @@ final class LocalCluster implements AutoCloseable {
      */
     NodeProcess startProgram(String name, String classPath, String mainClass, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1g", "-cp", classPath, mainClass));
+                "-Xmx1g"));
+        NODE_JVM_FLAGS.forEach(flag -> command.add(flag.replace("{node}", name)));
+        command.addAll(List.of("-cp", classPath, mainClass));
         command.addAll(List.of(args));
         Path log = logDir.resolve(name + ".log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())

@@ -1,8 +1,7 @@
 package io.jvmps.cluster;
 
 import io.jvmps.client.dataset.MnistSplit;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,11 +14,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * {@code scripts/run-local.sh} with a user's own model file and data (a CSV file, or pictures in one folder per class),
- * on its defaults otherwise, as a new user
+ * {@code scripts/run-local.sh} with a user's own model file and data (pictures in one folder per class), on its
+ * defaults otherwise, as a new user
  * runs it: the epochs come after {@code --} and the export folder from {@code PS_WORKER_OUTPUT_MODELDIR}. The
  * servers' cosine schedule spans exactly the job that ran (warm-up at most half of it, the last step's rate near
- * 0), the model lands where the environment asked, and no MNIST is fetched for a job that does not read it.
+ * 0), the model lands where the environment asked, no MNIST is fetched for a job that does not read it, and
+ * {@code predict} reads the pictures as the job did. (A model file on CSV data is {@link OwnModelIT}'s; the script
+ * passes the dataset settings through the same way whatever the format.)
  */
 class RunLocalOwnDataIT {
     private static final double PEAK = 0.005; // run-local's default Adam rate
@@ -28,14 +29,9 @@ class RunLocalOwnDataIT {
     private static final Pattern STEPS = Pattern.compile("Training finished: (\\d+) steps");
     private static final Pattern ACCURACY = Pattern.compile("Final test accuracy: ([0-9.]+)% \\((\\d+)/(\\d+)\\)");
 
-    /** The user's data as a CSV file of raw pixels, or as PNG pictures in one folder per digit. */
-    enum UserData { CSV, IMAGES }
-
-    @ParameterizedTest
-    @EnumSource(UserData.class)
-    void aJobOnItsOwnDataGetsAScheduleOfItsOwnLengthAndItsModelWhereTheEnvironmentSays(UserData kind)
-            throws Exception {
-        try (LocalCluster cluster = new LocalCluster("run-local-own-" + kind.name().toLowerCase())) {
+    @Test
+    void aJobOnItsOwnPicturesGetsAScheduleOfItsOwnLengthAndItsModelWhereTheEnvironmentSays() throws Exception {
+        try (LocalCluster cluster = new LocalCluster("run-local-own-images")) {
             Path files = cluster.freshDir("user-files");
             Path models = files.resolve("models");
             Path neverFetched = files.resolve("no-mnist-here");
@@ -43,21 +39,11 @@ class RunLocalOwnDataIT {
                     "--ps.worker.graph.input=pixels", "--ps.worker.graph.label=digit",
                     "--ps.worker.graph.loss=xent", "--ps.worker.graph.prediction=class_probs",
                     "--ps.worker.training.epochs=2"));
-            Path testData;
-            if (kind == UserData.CSV) {
-                Path train = UserModelFiles.mnistCsv(files.resolve("train.csv"), MnistSplit.TRAIN, 1500);
-                testData = UserModelFiles.mnistCsv(files.resolve("test.csv"), MnistSplit.TEST, 300);
-                args.addAll(java.util.List.of("--ps.worker.model=" + UserModelFiles.pixelMlp(files.resolve("mlp.sd"), 5),
-                        "--ps.worker.dataset.format=CSV", "--ps.worker.dataset.train-file=" + train,
-                        "--ps.worker.dataset.test-file=" + testData, "--ps.worker.dataset.csv.label=digit"));
-            } else {
-                Path train = UserModelFiles.mnistImages(files.resolve("train"), MnistSplit.TRAIN, 1500);
-                testData = UserModelFiles.mnistImages(files.resolve("test"), MnistSplit.TEST, 300);
-                args.addAll(java.util.List.of("--ps.worker.model="
-                                + UserModelFiles.unitPixelMlp(files.resolve("mlp.sd"), 5),
-                        "--ps.worker.dataset.format=IMAGES", "--ps.worker.dataset.image.train-dir=" + train,
-                        "--ps.worker.dataset.image.test-dir=" + testData));
-            }
+            Path train = UserModelFiles.mnistImages(files.resolve("train"), MnistSplit.TRAIN, 1500);
+            Path testData = UserModelFiles.mnistImages(files.resolve("test"), MnistSplit.TEST, 300);
+            args.addAll(java.util.List.of("--ps.worker.model=" + UserModelFiles.unitPixelMlp(files.resolve("mlp.sd"), 5),
+                    "--ps.worker.dataset.format=IMAGES", "--ps.worker.dataset.image.train-dir=" + train,
+                    "--ps.worker.dataset.image.test-dir=" + testData));
             NodeProcess run = cluster.startScript("run-local", Map.of("PS_WORKER_OUTPUT_MODELDIR", models.toString(),
                     "PS_DATA_DIR", neverFetched.toString()), "scripts/run-local.sh", args.toArray(String[]::new));
             assertThat(run.awaitExit(Duration.ofMinutes(5))).as(run.tail()).isZero();
@@ -88,14 +74,12 @@ class RunLocalOwnDataIT {
             assertThat(models.resolve("model.json")).isRegularFile();
             assertThat(out).contains("Trained model: " + models.resolve("model.sd"));
             assertThat(neverFetched).as("a job on its own data fetches no MNIST").doesNotExist();
-            if (kind == UserData.IMAGES) {
-                assertThat(Files.readString(models.resolve("model.json"))).contains("\"data\" : \"IMAGES\"")
-                        .contains("\"channels\" : 1");
-                // predict reads the pictures as the job did (shape and classes from model.json)
-                Matcher predicted = PredictTool.run(cluster, "--model=" + models, "--data-dir=" + testData);
-                assertThat(predicted.group(3)).isEqualTo("300");
-                assertThat(predicted.group(2)).as("the export's test count").isEqualTo(accuracy.group(2));
-            }
+            assertThat(Files.readString(models.resolve("model.json"))).contains("\"data\" : \"IMAGES\"")
+                    .contains("\"channels\" : 1");
+            // predict reads the pictures as the job did (shape and classes from model.json)
+            Matcher predicted = PredictTool.run(cluster, "--model=" + models, "--data-dir=" + testData);
+            assertThat(predicted.group(3)).isEqualTo("300");
+            assertThat(predicted.group(2)).as("the export's test count").isEqualTo(accuracy.group(2));
         }
     }
 }
