@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Tag("benchmark")
 class InitInServerBenchmark {
-    private static final Pattern DECLARED = Pattern.compile("Table ctr.deep declared: (\\d+) rows of dim (\\d+) "
-            + "\\(([0-9.]+) MB of values\\) in the vocabulary; held now on the servers: \\[(.*)]");
+    private static final Pattern DECLARED = Pattern.compile("wide-and-deep dim (\\d+), .*table ctr.deep holds up to "
+            + "(\\d+) rows \\(([0-9.]+) MB of values\\)");
+    private static final Pattern HELD = Pattern.compile("held there now: \\[(.*)]");
     private static final Pattern HEAP = Pattern.compile("Worker heap: peak ([0-9.]+) MB of max ([0-9.]+) MB");
     private static final Pattern FINISHED = Pattern.compile("Training finished: (\\d+) steps in ([0-9.]+) s");
     private static final Pattern AUC = Pattern.compile("CTR test AUC ([0-9.]+) \\(oracle ([0-9.]+)");
@@ -41,15 +42,16 @@ class InitInServerBenchmark {
             assertThat(worker.awaitExit(Duration.ofMinutes(30))).as(worker.tail()).isZero();
             String log = worker.logText();
             Matcher declared = DECLARED.matcher(log);
+            Matcher held = HELD.matcher(log);
             Matcher heap = HEAP.matcher(log);
             Matcher finished = FINISHED.matcher(log);
             Matcher auc = AUC.matcher(log);
-            assertThat(declared.find() && heap.find() && finished.find() && auc.find()).as(worker.tail()).isTrue();
+            assertThat(declared.find() && held.find() && heap.find() && finished.find() && auc.find()).as(worker.tail()).isTrue();
             assertThat(worker.logText()).doesNotContain("OutOfMemoryError");
             BenchmarkReport.record(String.format(Locale.ROOT, "init_in_server: table of %s rows x dim %s = %s MB of "
                             + "values created on 2 servers at declaration (%s); worker -Xmx512m (peak heap %s MB) "
                             + "trained %s steps in %s s with a 100k-row cache, test AUC %s (oracle %s)",
-                    declared.group(1), declared.group(2), declared.group(3), declared.group(4), heap.group(1),
+                    declared.group(2), declared.group(1), declared.group(3), held.group(1), heap.group(1),
                     finished.group(1), finished.group(2), auc.group(1), auc.group(2)));
             // 2 GiB of values against a 512 MiB heap: 4x (the JVM reports a little more than 512 MiB as its max)
             assertThat(Double.parseDouble(declared.group(3))).isGreaterThan(3.9 * Double.parseDouble(heap.group(2)));

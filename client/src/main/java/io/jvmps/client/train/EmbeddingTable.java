@@ -30,14 +30,18 @@ import org.nd4j.linalg.factory.Nd4j;
  * @param seed      the initializer's seed
  * @param optimizer the servers' optimizer for this table (SGD, MOMENTUM, ADAGRAD, ADAM, FTRL), or {@code null}
  *                  for the servers' {@code ps.optimizer.type}
+ * @param initRows  MindSpore's {@code init_in_server}: the rows of ids {@code 0 .. initRows - 1} are created on their
+ *                  servers when the table is declared (memory reserved up front, a too small server cap refused at
+ *                  once); 0, the default: a row is created by the first pull or push that touches it
  */
-public record EmbeddingTable(String variable, boolean hashed, float initScale, long seed, String optimizer) {
+public record EmbeddingTable(String variable, boolean hashed, float initScale, long seed, String optimizer,
+                             long initRows) {
     /** Initial half-width of a table's values unless set. */
     public static final float DEFAULT_INIT_SCALE = 0.05f;
 
     /** Checks the name and the initializer by the servers' rules. */
     public EmbeddingTable {
-        new SparseTableSpec(variable, 1, seed, initScale, optimizer);
+        new SparseTableSpec(variable, 1, seed, initScale, optimizer, initRows);
     }
 
     /**
@@ -48,12 +52,14 @@ public record EmbeddingTable(String variable, boolean hashed, float initScale, l
      * @throws PsException INVALID_ARGUMENT for a name the servers do not take
      */
     public static EmbeddingTable of(String variable) {
-        return new EmbeddingTable(variable, false, DEFAULT_INIT_SCALE, variable == null ? 0 : variable.hashCode(), null);
+        return new EmbeddingTable(variable, false, DEFAULT_INIT_SCALE, variable == null ? 0 : variable.hashCode(), null,
+                0);
     }
 
     /**
      * A table declared as text, as a configuration file gives it: {@code NAME[:hashed][:init=SCALE][:seed=N]
-     * [:optimizer=TYPE]}, e.g. {@code genreFactors:hashed:init=0}. Unset parts keep {@link #of}'s defaults.
+     * [:optimizer=TYPE][:init-rows=N]}, e.g. {@code genreFactors:hashed:init=0}. Unset parts keep {@link #of}'s
+     * defaults.
      *
      * @param spec the declaration
      * @return the table
@@ -75,6 +81,7 @@ public record EmbeddingTable(String variable, boolean hashed, float initScale, l
                     case "seed" -> value == null ? bad(spec, part) : out.withInit(out.initScale(), Long.parseLong(value));
                     case "optimizer" -> value == null ? bad(spec, part)
                             : out.withOptimizer(value.toUpperCase(java.util.Locale.ROOT));
+                    case "init-rows" -> value == null ? bad(spec, part) : out.withInitRows(Long.parseLong(value));
                     default -> bad(spec, part);
                 };
             } catch (NumberFormatException e) {
@@ -85,28 +92,39 @@ public record EmbeddingTable(String variable, boolean hashed, float initScale, l
     }
 
     private static EmbeddingTable bad(String spec, String part) {
-        throw new IllegalArgumentException("table '" + spec + "': '" + part + "' is not hashed, init=SCALE, seed=N "
-                + "or optimizer=TYPE (a table is NAME[:hashed][:init=SCALE][:seed=N][:optimizer=TYPE])");
+        throw new IllegalArgumentException("table '" + spec + "': '" + part + "' is not hashed, init=SCALE, seed=N, "
+                + "optimizer=TYPE or init-rows=N (a table is NAME[:hashed][:init=SCALE][:seed=N][:optimizer=TYPE]"
+                + "[:init-rows=N])");
     }
 
     /** @return the same table taking any 64-bit id */
     public EmbeddingTable asHashed() {
-        return new EmbeddingTable(variable, true, initScale, seed, optimizer);
+        return new EmbeddingTable(variable, true, initScale, seed, optimizer, initRows);
     }
 
     /** @return the same table with rows starting uniform in {@code [-scale, scale)} from {@code seed} */
     public EmbeddingTable withInit(float scale, long seed) {
-        return new EmbeddingTable(variable, hashed, scale, seed, optimizer);
+        return new EmbeddingTable(variable, hashed, scale, seed, optimizer, initRows);
     }
 
     /** @return the same table updated by the servers' {@code type} optimizer rather than their default */
     public EmbeddingTable withOptimizer(String type) {
-        return new EmbeddingTable(variable, hashed, initScale, seed, type);
+        return new EmbeddingTable(variable, hashed, initScale, seed, type, initRows);
+    }
+
+    /**
+     * @param rows how many rows, ids {@code 0 .. rows - 1}, the servers create when the table is declared
+     *             ({@code init_in_server}); 0: each on first use
+     * @return the same table with those rows made up front
+     * @throws PsException INVALID_ARGUMENT for a count below 0 or above {@link Integer#MAX_VALUE}
+     */
+    public EmbeddingTable withInitRows(long rows) {
+        return new EmbeddingTable(variable, hashed, initScale, seed, optimizer, rows);
     }
 
     /** @return the servers' declaration of this table for rows of {@code dim} values */
     public SparseTableSpec spec(int dim) {
-        return new SparseTableSpec(variable, dim, seed, initScale, optimizer);
+        return new SparseTableSpec(variable, dim, seed, initScale, optimizer, initRows);
     }
 
     /**

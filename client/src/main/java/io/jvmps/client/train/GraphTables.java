@@ -78,6 +78,11 @@ public final class GraphTables {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, label + ": table '" + table.variable()
                         + "' has rows of " + shape[1] + " values; the servers hold 1.." + SparseTableSpec.MAX_DIM);
             }
+            if (!table.hashed() && table.initRows() > shape[0]) {
+                throw new PsException(ErrorCode.INVALID_ARGUMENT, label + ": table '" + table.variable() + "' asks "
+                        + "the servers to create " + table.initRows() + " rows up front, beyond its vocabulary of "
+                        + shape[0] + " (the variable's rows)");
+            }
             out.add(new Table(table, (int) shape[1], shape[0]));
         }
         List<Lookup> lookups = new ArrayList<>();

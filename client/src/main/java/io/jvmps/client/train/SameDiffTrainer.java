@@ -120,11 +120,20 @@ public final class SameDiffTrainer {
      */
     public SameDiffTrainer cacheTable(String table, int rows, io.jvmps.common.embedding.EvictionPolicy eviction,
                                       double learningRate, int refreshSteps) {
+        return cacheTable(table, rows, eviction, learningRate, refreshSteps, 1);
+    }
+
+    /**
+     * {@link #cacheTable(String, int, io.jvmps.common.embedding.EvictionPolicy, double, int)} gathering up to
+     * {@code writeBackRows} evicted changed rows before it pushes them back in one call (fewer, larger pushes).
+     */
+    public SameDiffTrainer cacheTable(String table, int rows, io.jvmps.common.embedding.EvictionPolicy eviction,
+                                      double learningRate, int refreshSteps, int writeBackRows) {
         if (dense != null) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "cache tables before the first fit");
         }
         cached.put(table, TableCaches.Setting.checked(graph.tables(), job.semantics().mode(), table, rows, eviction,
-                learningRate, refreshSteps));
+                learningRate, refreshSteps, writeBackRows));
         return this;
     }
 
@@ -222,8 +231,11 @@ public final class SameDiffTrainer {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "no batches to train on");
         }
         long steps = (long) epochs * perEpoch;
+        // the first fit's schedule is the job's from step 0: a worker that joined a running job (or found the
+        // servers restored) goes on at its start step; a later fit trains its epochs from where the last one ended
+        long origin = dense == null ? 0 : step;
         start(maxSteps > 0 ? Math.min(steps, maxSteps) : steps);
-        return run(new StepSource.Fixed(batches, epochs, step, maxSteps), started);
+        return run(new StepSource.Fixed(batches, epochs, origin, maxSteps), started);
     }
 
     /**
@@ -266,76 +278,84 @@ public final class SameDiffTrainer {
         TableStep tableStep = TableStep.of(graph.tables(), geo != null, job.semantics().geoLearningRate(),
                 job.workers(), cached, sparse);
         try (tableStep) {
-            java.util.Iterator<StepSource.Step> steps = source.from(step);
-            while (steps.hasNext()) {
-                StepSource.Step next = steps.next();
-                LabeledData batch = next.batch();
-                try {
-                    if (geo == null || !geo.pulled()) {
-                        pullInto(values, params, geo == null ? step : 0);
-                        if (geo != null) {
-                            geo.pulledFrom(values);
-                        }
-                    }
-                    TableRows rows = graph.tables().isEmpty() ? null : TableRows.of(graph.tables(), batch.ids());
-                    StepResult result;
-                    if (rows == null) {
-                        result = graph.gradients(batch.features(), batch.labels());
-                    } else {
-                        tableStep.fill(rows, sparse);
-                        result = graph.gradients(batch.features(), batch.labels(), rows.lookupRows(), batch.ids());
-                    }
-                    if (!Double.isFinite(result.loss())) {
-                        throw new PsException(ErrorCode.INVALID_ARGUMENT, "step " + step + " gave loss " + result.loss()
-                                + ": not pushed (check the data and the learning rate)");
-                    }
-                    if (rows != null) {
-                        tableStep.update(rows, sparse, step, result, next.last());
-                    }
-                    if (geo == null) {
-                        INDArray[] gradients = params.stream().map(p -> p.name().equals(STEP_BARRIER)
-                                        ? Nd4j.zeros(DataType.FLOAT, p.shape()) : result.gradients().get(p.name()))
-                                .toArray(INDArray[]::new);
-                        dense.client().push(step, gradients);
-                        if (local != null) {
-                            local.afterStep(step, result);
-                        }
-                        step++;
-                    } else {
-                        geo.trainLocally(result);
-                        step++;
-                        if (geo.roundEnds(step)) {
-                            if (tableStep != null) {
-                                // before the dense round: the last pull waits for every worker's, so for their rows too
-                                tableStep.roundEnded(sparse, geo.round(step));
+            try {
+                java.util.Iterator<StepSource.Step> steps = source.from(step);
+                while (steps.hasNext()) {
+                    StepSource.Step next = steps.next();
+                    LabeledData batch = next.batch();
+                    try {
+                        if (geo == null || !geo.pulled()) {
+                            pullInto(values, params, geo == null ? step : 0);
+                            if (geo != null) {
+                                geo.pulledFrom(values);
                             }
-                            dense.client().push(geo.round(step), geo.deltas());
-                            pullInto(values, params, geo.pullVersion(step));
-                            geo.pulledFrom(values);
                         }
+                        TableRows rows = graph.tables().isEmpty() ? null : TableRows.of(graph.tables(), batch.ids());
+                        StepResult result;
+                        if (rows == null) {
+                            result = graph.gradients(batch.features(), batch.labels());
+                        } else {
+                            tableStep.fill(rows, sparse);
+                            result = graph.gradients(batch.features(), batch.labels(), rows.lookupRows(), batch.ids());
+                        }
+                        if (!Double.isFinite(result.loss())) {
+                            throw new PsException(ErrorCode.INVALID_ARGUMENT, "step " + step + " gave loss "
+                                    + result.loss() + ": not pushed (check the data and the learning rate)");
+                        }
+                        if (rows != null) {
+                            tableStep.update(rows, sparse, step, result, next.last());
+                        }
+                        if (geo == null) {
+                            INDArray[] gradients = params.stream().map(p -> p.name().equals(STEP_BARRIER)
+                                            ? Nd4j.zeros(DataType.FLOAT, p.shape()) : result.gradients().get(p.name()))
+                                    .toArray(INDArray[]::new);
+                            dense.client().push(step, gradients);
+                            if (local != null) {
+                                local.afterStep(step, result);
+                            }
+                            step++;
+                        } else {
+                            geo.trainLocally(result);
+                            step++;
+                            if (geo.roundEnds(step)) {
+                                if (tableStep != null) {
+                                    // before the dense round: the last pull waits for every worker's, so their rows
+                                    tableStep.roundEnded(sparse, geo.round(step));
+                                }
+                                dense.client().push(geo.round(step), geo.deltas());
+                                pullInto(values, params, geo.pullVersion(step));
+                                geo.pulledFrom(values);
+                            }
+                        }
+                        loss = result.loss();
+                    } catch (PsException e) {
+                        ServerRecovery.Resumed resumed = job.resume(dense, e);   // rethrows what is no server loss
+                        dense = new PsJob.DenseStart(resumed.client(), dense.startStep(), dense.recovery());
+                        sparse = job.sparse();
+                        step = resumed.step();
+                        if (geo != null) {
+                            geo.forget();
+                        }
+                        if (tableStep != null) {
+                            tableStep.recovered(sparse);
+                        }
+                        steps = source.from(step);
+                        continue;
                     }
-                    loss = result.loss();
-                } catch (PsException e) {
-                    ServerRecovery.Resumed resumed = job.resume(dense, e);   // rethrows what is no server loss
-                    dense = new PsJob.DenseStart(resumed.client(), dense.startStep(), dense.recovery());
-                    sparse = job.sparse();
-                    step = resumed.step();
-                    if (geo != null) {
-                        geo.forget();
+                    examples += batch.size();
+                    job.reportProgress(next.epoch(), next.inEpoch(), step, loss, throughput.add(batch.size()),
+                            dense.client().bytesPushed() + (sparse == null ? 0 : sparse.bytesPushed()),
+                            dense.client().bytesPulled() + (sparse == null ? 0 : sparse.bytesPulled()), batch.size());
+                    if ((step - first) % LOG_EVERY == 0) {
+                        log.info("worker {} epoch {} step {}: loss {}", job.rank(), next.epoch(), step, loss);
                     }
-                    if (tableStep != null) {
-                        tableStep.recovered(sparse);
-                    }
-                    steps = source.from(step);
-                    continue;
                 }
-                examples += batch.size();
-                job.reportProgress(next.epoch(), next.inEpoch(), step, loss, throughput.add(batch.size()),
-                        dense.client().bytesPushed() + (sparse == null ? 0 : sparse.bytesPushed()),
-                        dense.client().bytesPulled() + (sparse == null ? 0 : sparse.bytesPulled()), batch.size());
-                if ((step - first) % LOG_EVERY == 0) {
-                    log.info("worker {} epoch {} step {}: loss {}", job.rank(), next.epoch(), step, loss);
+            } catch (RuntimeException e) {
+                if (tableStep != null) {
+                    tableStep.stopped(e); // a stop or an error that is no server loss: keep what the caches learnt
+                    cacheStats = tableStep.stats();
                 }
+                throw e;
             }
             cacheStats = tableStep == null ? java.util.Map.of() : tableStep.stats();
         }

@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
  * run on a thread of their own, in order).
  */
 final class TableCaches implements TableStep {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TableCaches.class);
     /**
      * One table's cache.
      *
@@ -33,14 +34,17 @@ final class TableCaches implements TableStep {
      * @param learningRate the local SGD rate, &gt; 0
      * @param refreshSteps  every this many steps the cache writes its changed rows back and starts empty, so a row
      *                      hot on every worker reads the others' changes at least that often; 0: never
+     * @param writeBackRows evicted changed rows gathered before they go back in one push, &gt;= 1 (1: after every
+     *                      lookup that evicted some)
      */
-    record Setting(int rows, EvictionPolicy eviction, double learningRate, int refreshSteps) {
+    record Setting(int rows, EvictionPolicy eviction, double learningRate, int refreshSteps, int writeBackRows) {
         Setting {
             if (rows < 1 || !(learningRate > 0) || !Double.isFinite(learningRate) || eviction == null
-                    || refreshSteps < 0) {
+                    || refreshSteps < 0 || writeBackRows < 1) {
                 throw new IllegalArgumentException("a table cache needs rows >= 1, an eviction policy, a finite "
-                        + "learning rate > 0 and refresh steps >= 0, got " + rows + " rows, " + eviction + ", rate "
-                        + learningRate + ", refresh " + refreshSteps);
+                        + "learning rate > 0, refresh steps >= 0 and write-back rows >= 1, got " + rows + " rows, "
+                        + eviction + ", rate " + learningRate + ", refresh " + refreshSteps + ", write-back rows "
+                        + writeBackRows);
             }
         }
 
@@ -49,7 +53,8 @@ final class TableCaches implements TableStep {
          * @throws PsException INVALID_ARGUMENT for a name that is no table (listing them), bad settings, or GEO
          */
         static Setting checked(GraphTables tables, io.jvmps.common.protocol.ConsistencyMode mode, String table,
-                               int rows, EvictionPolicy eviction, double learningRate, int refreshSteps) {
+                               int rows, EvictionPolicy eviction, double learningRate, int refreshSteps,
+                               int writeBackRows) {
             if (!tables.isTable(table)) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, "no table '" + table + "' to cache; the graph's "
                         + "tables: " + tables.variables());
@@ -59,7 +64,7 @@ final class TableCaches implements TableStep {
                         + "in GEO each round keeps the rows it reads on the worker already");
             }
             try {
-                return new Setting(rows, eviction, learningRate, refreshSteps);
+                return new Setting(rows, eviction, learningRate, refreshSteps, writeBackRows);
             } catch (IllegalArgumentException e) {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, "table '" + table + "': " + e.getMessage());
             }
@@ -113,7 +118,7 @@ final class TableCaches implements TableStep {
         }
         GraphTables.Table table = tables.list().get(t);
         caches[t] = new EmbeddingCacheManager(table.dim(), settings[t].rows(), settings[t].eviction(),
-                new SparseRowStore(client, table.variable(), table.dim()), store);
+                new SparseRowStore(client, table.variable(), table.dim()), store, settings[t].writeBackRows());
         batches[t] = null;
     }
 
@@ -163,6 +168,33 @@ final class TableCaches implements TableStep {
         for (EmbeddingCacheManager cache : caches) {
             if (cache != null) {
                 cache.flush();
+            }
+        }
+    }
+
+    /**
+     * Writes every changed row back before the fit ends unfinished, unless the servers lost their state (the rows
+     * would mix into fresh ones). A stop interrupts the training thread; the write-back runs with the interrupt
+     * cleared, and the flag is set again after.
+     */
+    @Override
+    public void stopped(RuntimeException cause) {
+        if (cause instanceof PsException ps && ps.code() == ErrorCode.STATE_LOST) {
+            log.warn("The servers lost their state; the embedding caches' rows are dropped unwritten (they would mix "
+                    + "into fresh rows)");
+            return;
+        }
+        log.warn("Training stopped ({}); writing the embedding caches' changed rows back", cause.getMessage());
+        boolean interrupted = Thread.interrupted();
+        try {
+            flush();
+            log.info("Embedding caches written back after the stop");
+        } catch (RuntimeException e) {
+            log.warn("The embedding caches' changed rows could not be written back: {}", e.getMessage());
+            cause.addSuppressed(e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }

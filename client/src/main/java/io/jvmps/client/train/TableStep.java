@@ -30,6 +30,16 @@ interface TableStep extends AutoCloseable {
     default void recovered(SparseClient client) {
     }
 
+    /**
+     * The fit ends unfinished, on a stop or an error that is no server loss: what is kept on the worker and belongs
+     * to steps the servers applied goes back to them (an embedding cache writes its changed rows back). A failure to
+     * do so is logged and added to {@code cause} as suppressed, never thrown.
+     *
+     * @param cause what ends the fit, rethrown by the trainer
+     */
+    default void stopped(RuntimeException cause) {
+    }
+
     /** @return each cached table's counters, by table (none without caches) */
     default Map<String, CacheStats> stats() {
         return Map.of();

@@ -47,9 +47,12 @@ final class TrainerStart {
                 throw new PsException(ErrorCode.INVALID_ARGUMENT, "a graph with embedding tables keeps its dense "
                         + "parameters on the servers; worker-local placement is for dense graphs");
             }
-            job.declareTables(graph.tables().list().stream().map(t -> t.table().spec(t.dim())).toList());
-            log.info("worker {} holds tables {} on the servers, read by {} lookups", job.rank(),
-                    graph.tables().variables(), graph.tables().lookups().size());
+            List<io.jvmps.common.sparse.SparseTableStatus> held = job.declareTables(
+                    graph.tables().list().stream().map(t -> t.table().spec(t.dim())).toList());
+            log.info("worker {} holds tables {} on the servers, read by {} lookups; held there now: {}", job.rank(),
+                    graph.tables().variables(), graph.tables().lookups().size(), held.stream().map(t ->
+                            String.format(java.util.Locale.ROOT, "%s %d rows / %.1f MB", t.name(), t.rows(),
+                                    t.bytes() / 1e6)).toList());
         }
         List<ParamSpec> onServers = graph.params().stream().filter(p -> !onWorkers.contains(p.name())).toList();
         if (onServers.isEmpty()) {

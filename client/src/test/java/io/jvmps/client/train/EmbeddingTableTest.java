@@ -17,6 +17,10 @@ class EmbeddingTableTest {
         EmbeddingTable t = EmbeddingTable.parse("genres:hashed:init=0.01:seed=7:optimizer=adagrad");
         assertThat(t).isEqualTo(EmbeddingTable.of("genres").asHashed().withInit(0.01f, 7).withOptimizer("ADAGRAD"));
         assertThat(EmbeddingTable.parse("bias:init=0").seed()).isEqualTo(EmbeddingTable.of("bias").seed());
+        EmbeddingTable up = EmbeddingTable.parse("items:init-rows=500");
+        assertThat(up.initRows()).isEqualTo(500);
+        assertThat(up.spec(8).initRows()).as("the servers' declaration carries it").isEqualTo(500);
+        assertThat(EmbeddingTable.of("items").initRows()).as("rows on first use by default").isZero();
     }
 
     @Test
@@ -33,5 +37,6 @@ class EmbeddingTableTest {
     void whatTheServersDoNotTakeIsRefusedAsTheyWould() {
         assertThatThrownBy(() -> EmbeddingTable.parse("")).isInstanceOf(PsException.class);
         assertThatThrownBy(() -> EmbeddingTable.parse("t:init=-1")).isInstanceOf(PsException.class);
+        assertThatThrownBy(() -> EmbeddingTable.parse("t:init-rows=-1")).isInstanceOf(PsException.class);
     }
 }

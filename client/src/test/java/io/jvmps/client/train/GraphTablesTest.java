@@ -172,6 +172,10 @@ class GraphTablesTest {
                 .hasMessageContaining("embedding table 'nope' must be a FLOAT variable [vocabulary, dim]");
         assertThatThrownBy(() -> SameDiffGraph.withTables(factorisation(), NAMES, "mf", EmbeddingTable.of("scale")))
                 .hasMessageContaining("table 'scale' is read by multiply op");
+        assertThatThrownBy(() -> SameDiffGraph.withTables(factorisation(), NAMES, "mf", EmbeddingTable.of("users"),
+                EmbeddingTable.of("items").withInitRows(21), EmbeddingTable.of("userBias")))
+                .hasMessageContaining("table 'items' asks the servers to create 21 rows up front, beyond its "
+                        + "vocabulary of 20");
         SameDiff constantIds = SameDiff.create();
         constantIds.placeHolder("label", DataType.FLOAT, -1, 1);
         SDVariable t = constantIds.var("t", Nd4j.rand(DataType.FLOAT, 4, 2));

@@ -24,7 +24,7 @@ class TableCachesTest {
     void cachedRowsTrainLocallyAndReachTheServersWhenEvictedAndAtTheLastStep() {
         RowMapClient servers = new RowMapClient();
         try (TableCaches caches = new TableCaches(TABLES, Map.of("users",
-                new TableCaches.Setting(2, EvictionPolicy.LRU, 0.5, 0)), servers)) {
+                new TableCaches.Setting(2, EvictionPolicy.LRU, 0.5, 0, 1)), servers)) {
             TableRows first = RowMapClient.batch(TABLES, 1, 2, 1);
             caches.fill(first, servers);
             assertThat(rowsOf(first)).isEqualTo(new float[][] {{1, -1}, {2, -2}, {1, -1}});
@@ -59,7 +59,7 @@ class TableCachesTest {
     void aRecoveryDropsTheCachedRowsUnwritten() {
         RowMapClient servers = new RowMapClient();
         try (TableCaches caches = new TableCaches(TABLES, Map.of("users",
-                new TableCaches.Setting(4, EvictionPolicy.LFU, 0.5, 0)), servers)) {
+                new TableCaches.Setting(4, EvictionPolicy.LFU, 0.5, 0, 1)), servers)) {
             TableRows rows = RowMapClient.batch(TABLES, 5);
             caches.fill(rows, servers);
             caches.update(rows, servers, 0, RowMapClient.gradient(TABLES, 1, 1f), false);
@@ -75,7 +75,7 @@ class TableCachesTest {
     void everyRefreshTheCacheWritesItsRowsBackAndReadsThemAgain() {
         RowMapClient servers = new RowMapClient();
         try (TableCaches caches = new TableCaches(TABLES, Map.of("users",
-                new TableCaches.Setting(4, EvictionPolicy.LRU, 0.5, 2)), servers)) {
+                new TableCaches.Setting(4, EvictionPolicy.LRU, 0.5, 2, 1)), servers)) {
             for (int step = 0; step < 3; step++) {
                 TableRows rows = RowMapClient.batch(TABLES, 1);
                 caches.fill(rows, servers);
@@ -89,7 +89,7 @@ class TableCachesTest {
             assertThat(caches.stats().get("users").misses()).as("counted over both caches").isEqualTo(2);
             assertThat(caches.stats().get("users").hits()).isEqualTo(1);
         }
-        assertThatThrownBy(() -> new TableCaches.Setting(4, EvictionPolicy.LRU, 0.5, -1))
+        assertThatThrownBy(() -> new TableCaches.Setting(4, EvictionPolicy.LRU, 0.5, -1, 1))
                 .hasMessageContaining("refresh steps >= 0");
     }
 
@@ -109,13 +109,15 @@ class TableCachesTest {
     @Test
     void aCacheIsRefusedForNoTableBadSettingsOrGeo() {
         assertThatThrownBy(() -> TableCaches.Setting.checked(TABLES, ConsistencyMode.SYNC, "items", 10,
-                EvictionPolicy.LRU, 0.1, 0)).isInstanceOf(PsException.class).hasMessageContaining("no table 'items' to "
+                EvictionPolicy.LRU, 0.1, 0, 1)).isInstanceOf(PsException.class).hasMessageContaining("no table 'items' to "
                 + "cache; the graph's tables: [users]");
         assertThatThrownBy(() -> TableCaches.Setting.checked(TABLES, ConsistencyMode.SYNC, "users", 0,
-                EvictionPolicy.LRU, 0.1, 0)).isInstanceOf(PsException.class).hasMessageContaining("rows >= 1");
+                EvictionPolicy.LRU, 0.1, 0, 1)).isInstanceOf(PsException.class).hasMessageContaining("rows >= 1");
         assertThatThrownBy(() -> TableCaches.Setting.checked(TABLES, ConsistencyMode.ASYNC, "users", 10,
-                EvictionPolicy.LRU, Double.NaN, 0)).isInstanceOf(PsException.class).hasMessageContaining("rate NaN");
+                EvictionPolicy.LRU, Double.NaN, 0, 1)).isInstanceOf(PsException.class).hasMessageContaining("rate NaN");
         assertThatThrownBy(() -> TableCaches.Setting.checked(TABLES, ConsistencyMode.GEO, "users", 10,
-                EvictionPolicy.LRU, 0.1, 0)).isInstanceOf(PsException.class).hasMessageContaining("in GEO");
+                EvictionPolicy.LRU, 0.1, 0, 1)).isInstanceOf(PsException.class).hasMessageContaining("in GEO");
+        assertThatThrownBy(() -> TableCaches.Setting.checked(TABLES, ConsistencyMode.SYNC, "users", 10,
+                EvictionPolicy.LRU, 0.1, 0, 0)).isInstanceOf(PsException.class).hasMessageContaining("write-back rows 0");
     }
 }

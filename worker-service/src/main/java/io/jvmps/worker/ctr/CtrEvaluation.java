@@ -1,12 +1,12 @@
 package io.jvmps.worker.ctr;
 
-import io.jvmps.client.data.SparseClient;
+import io.jvmps.client.train.SameDiffTrainer;
 import io.jvmps.common.metrics.ClickHistogram;
 
 import java.util.stream.IntStream;
 
 /**
- * Scores examples with the trained model and the servers' final tables (read directly, not through a
+ * Scores examples with the trained wide-and-deep graph and the servers' final tables (pulled, not read through a
  * cache) and measures AUC, log loss and thresholded accuracy against the clicks.
  *
  * @param examples examples scored
@@ -27,31 +27,30 @@ public record CtrEvaluation(int examples, double auc, double oracle, ClickHistog
         return clicks.correct();
     }
 
+    /** @return the share of examples whose {@code p >= 0.5} matches the click, NaN without examples */
+    public double accuracy() {
+        return examples == 0 ? Double.NaN : (double) correct() / examples;
+    }
+
     /**
-     * @param model     the trained model (dense parameters set)
-     * @param client    reads the tables
-     * @param wideTable the wide table's name
-     * @param deepTable the deep table's name
-     * @param dim       the deep table's dim
+     * @param trainer   the trained wide-and-deep graph ({@link WideDeepGraph}); its predictions pull the tables' rows
+     *                  from the servers
      * @param data      test examples
      * @param from      first example to score
      * @param to        one past the last
      * @param batchSize examples per forward pass
      */
-    public static CtrEvaluation run(WideDeepModel model, SparseClient client, String wideTable, String deepTable,
-                                    int dim, ClickData data, int from, int to, int batchSize) {
+    public static CtrEvaluation run(SameDiffTrainer trainer, ClickData data, int from, int to, int batchSize) {
         int n = Math.max(0, to - from);
         float[] scores = new float[n];
-        byte[] labels = new byte[n];
-        float[] truth = new float[n];
-        DirectLookup wide = new DirectLookup(client, wideTable, 1);
-        DirectLookup deep = new DirectLookup(client, deepTable, dim);
+        ClickExamples examples = new ClickExamples(data);
         for (int start = 0; start < n; start += batchSize) {
-            int[] examples = IntStream.range(from + start, from + Math.min(n, start + batchSize)).toArray();
-            float[] p = model.predict(wide.lookup(data.wideIds(examples)), deep.lookup(data.deepIds(examples)),
-                    examples.length);
+            int[] batch = IntStream.range(from + start, from + Math.min(n, start + batchSize)).toArray();
+            float[] p = trainer.predict(examples.gather(batch)).toFloatVector();
             System.arraycopy(p, 0, scores, start, p.length);
         }
+        byte[] labels = new byte[n];
+        float[] truth = new float[n];
         double[] probabilities = new double[n];
         double[] clicks = new double[n];
         for (int i = 0; i < n; i++) {

@@ -86,7 +86,8 @@ public final class LibraryJob {
         state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.TRAINING, job.rank(), job.nodeId(), 0, 0, 0,
                 0, Double.NaN, 0, 0, 0, Double.NaN, null));
         // the worker's status page and metrics follow the trainer's steps
-        io.jvmps.worker.train.progress.TrainerProgress.follow(job, state, meters, props.training().stepDelay());
+        io.jvmps.worker.train.progress.TrainerProgress.follow(job, state, meters, props.training().logInterval(),
+                props.training().stepDelay());
         SameDiffTrainer trainer = new SameDiffTrainer(job, model.graph()).maxSteps(props.training().maxSteps());
         if (props.placement() == PlacementMode.HYBRID) {
             trainer.placeOnWorkers(props.localParams().toArray(String[]::new));
@@ -105,15 +106,18 @@ public final class LibraryJob {
         log.info("Worker rank {} of {} trains {} with the library trainer: {} training and {} test rows, tables {}",
                 job.rank(), job.workers(), model.name(), train.size(), test.size(),
                 trainer.graph().tables().variables());
-        SameDiffTrainer.Result result = props.dataset().sharding() == io.jvmps.worker.config.DataSharding.DYNAMIC
-                ? trainer.fitLeased(train, props.training().batchSize(), props.training().epochs(),
-                        props.training().seed(), props.dataset().partitions())
-                : trainer.fit(train, props.training().batchSize(), props.training().epochs(), props.training().seed());
+        SameDiffTrainer.Result result;
+        try {
+            result = props.dataset().sharding() == io.jvmps.worker.config.DataSharding.DYNAMIC
+                    ? trainer.fitLeased(train, props.training().batchSize(), props.training().epochs(),
+                            props.training().seed(), props.dataset().partitions())
+                    : trainer.fit(train, props.training().batchSize(), props.training().epochs(),
+                            props.training().seed());
+        } finally {
+            io.jvmps.worker.train.progress.CacheLog.log(trainer.cacheStats()); // after a stop too
+        }
         log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s, last loss %.6f", result.steps(),
                 result.seconds(), result.lastLoss()));
-        trainer.cacheStats().forEach((table, stats) -> log.info(String.format(Locale.ROOT, "Embedding cache %s: hit "
-                + "rate %.4f (%d hits, %d misses), %d evictions, %d write-backs", table, stats.hitRate(), stats.hits(),
-                stats.misses(), stats.evictions(), stats.writeBacks())));
         state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.EVALUATING, s.rank(), s.nodeId(), s.epoch(),
                 s.step(), result.steps(), result.steps(), result.lastLoss(), s.samplesPerSecond(), s.bytesPushed(),
                 s.bytesPulled(), Double.NaN, null));

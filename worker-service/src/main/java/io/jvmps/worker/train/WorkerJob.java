@@ -101,9 +101,7 @@ public class WorkerJob {
                 return 0;
             }
             if (props.job() == JobKind.CTR) {
-                new CtrJob(props, join, meters, state).run(session, httpPort,
-                        (dense, nodeId) -> new StepReporter(state, progress, dense, nodeId, clocks.wall(),
-                                props.training().logInterval(), meters), jobExports::awaitEveryResult);
+                new CtrJob(props, join, meters, state).run(session, httpPort, jobExports::awaitEveryResult);
                 state.phase(TrainingState.Phase.FINISHED);
                 return 0;
             }
@@ -286,7 +284,8 @@ public class WorkerJob {
         io.jvmps.client.dataset.LibSvmFile train = (io.jvmps.client.dataset.LibSvmFile) data.train();
         io.jvmps.client.dataset.LibSvmFile test = (io.jvmps.client.dataset.LibSvmFile) data.test();
         SparseLinearJob job = new SparseLinearJob(props, clocks, train, ps);
-        io.jvmps.worker.train.progress.TrainerProgress.follow(ps, state, meters, props.training().stepDelay());
+        io.jvmps.worker.train.progress.TrainerProgress.follow(ps, state, meters, props.training().logInterval(),
+                props.training().stepDelay());
         String refusal = jobExports.refusal(ps.rank());
         if (refusal == null) { // exports asked for over REST are written between steps, on the training thread
             ps.onStep((report, examples) -> exports.serve(() -> job.export(false,

@@ -2,38 +2,27 @@ package io.jvmps.worker.train.table;
 
 import io.jvmps.client.PsJob;
 import io.jvmps.client.control.SchedulerSession;
-import io.jvmps.client.data.DenseClient;
-import io.jvmps.client.data.SparseClient;
-import io.jvmps.client.data.SparseRowStore;
 import io.jvmps.client.dataset.EpochBatches;
 import io.jvmps.client.dataset.IndexRange;
+import io.jvmps.client.train.SameDiffTrainer;
 import io.jvmps.client.train.TableFiles;
-import io.jvmps.common.embedding.CacheStats;
-import io.jvmps.common.embedding.EmbeddingCacheManager;
 import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.ServerDescription;
-import io.jvmps.common.sparse.SparseTableSpec;
-import io.jvmps.common.sparse.SparseTableStatus;
-import io.jvmps.common.time.MonotonicClock;
 import io.jvmps.worker.config.CtrProperties;
 import io.jvmps.worker.config.DataSharding;
 import io.jvmps.worker.config.WorkerProperties;
-import io.jvmps.worker.ctr.CachedLookup;
 import io.jvmps.worker.ctr.ClickData;
 import io.jvmps.worker.ctr.ClickDataSpec;
+import io.jvmps.worker.ctr.ClickExamples;
 import io.jvmps.worker.ctr.CtrEvaluation;
-import io.jvmps.worker.ctr.DirectLookup;
-import io.jvmps.worker.ctr.EmbeddingLookup;
-import io.jvmps.worker.ctr.WideDeepModel;
-import io.jvmps.worker.train.progress.StepReporterFactory;
+import io.jvmps.worker.ctr.WideDeepGraph;
+import io.jvmps.worker.train.LibraryJoin;
+import io.jvmps.worker.train.progress.CacheLog;
+import io.jvmps.worker.train.progress.TrainerProgress;
 import io.jvmps.worker.train.progress.TrainingMeters;
 import io.jvmps.worker.train.progress.TrainingState;
-import io.jvmps.worker.train.progress.TrainingSummary;
-import io.jvmps.client.schedule.LoopSettings;
-import io.jvmps.client.schedule.Steps;
-import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,53 +31,46 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
- * A worker's click-through-rate job, joined through {@link PsJob} like any program on the library (so the declare,
- * seed, join and recovery sequence is the library's): generate the seeded click data, declare the wide (dim 1)
- * and deep (dim d) tables, seed the dense part of the wide-and-deep model, train with {@link CtrLoop} (recovering
- * from a lost server's state when checkpoints allow), score this worker's shard of the test set (AUC against the
- * oracle's) and report it. With {@code ps.worker.output.model-dir}, rank 0 then writes the trained model once every
- * worker has reported: both tables as {@code <table>.ids.npy} and {@code <table>.rows.npy} ({@link TableFiles}) and
- * each dense parameter as {@code <name>.npy}. Not thread-safe: one run.
+ * A worker's click-through-rate job ({@code ps.worker.job=CTR}): the seeded click data ({@link ClickData}) trained
+ * by the library's {@link SameDiffTrainer} on the built-in wide-and-deep graph ({@link WideDeepGraph}), whose two
+ * tables live on the servers, exactly as a user's model file with tables trains (declare, seed, join, embedding
+ * caches and recovery are the library's). It scores this worker's shard of the test set (AUC against the oracle's,
+ * log loss, accuracy) and reports it. With {@code ps.worker.output.parameters-dir} each worker writes both tables
+ * ({@link TableFiles}) and every dense parameter ({@code <name>.npy}) as the servers hold them at its end; with
+ * {@code ps.worker.output.model-dir} rank 0 writes the trained graph as {@code model.sd} with the tables' rows beside
+ * it, once every worker has reported. Not thread-safe: one run.
  */
 public class CtrJob {
-    /** Name of the wide table (one weight per field value and crossed pair). */
-    static final String WIDE_TABLE = "ctr.wide";
-    /** Name of the deep table (field embeddings). */
-    static final String DEEP_TABLE = "ctr.deep";
     private static final Logger log = LoggerFactory.getLogger(CtrJob.class);
 
     private final WorkerProperties props;
-    private final io.jvmps.worker.train.LibraryJoin join;
-    private final MonotonicClock clock;
+    private final LibraryJoin join;
     private final TrainingMeters meters;
     private final TrainingState state;
-    private final Map<String, AtomicReference<Supplier<CacheStats>>> cacheStats = new HashMap<>();
 
     /**
      * @param join how this worker joins a job through the library
      */
-    public CtrJob(WorkerProperties props, io.jvmps.worker.train.LibraryJoin join, TrainingMeters meters,
-                  TrainingState state) {
+    public CtrJob(WorkerProperties props, LibraryJoin join, TrainingMeters meters, TrainingState state) {
         this.props = props;
         this.join = join;
-        this.clock = join.clock();
         this.meters = meters;
         this.state = state;
     }
 
-    /** What the job measured. */
-    public record Outcome(TrainingSummary summary, CtrEvaluation evaluation) {
+    /**
+     * What the job measured.
+     *
+     * @param steps      the worker's steps at the end (its clock: a rejoined rank counts its predecessor's)
+     * @param seconds    this worker's training time
+     * @param evaluation its test shard's scores
+     */
+    public record Outcome(long steps, double seconds, CtrEvaluation evaluation) {
     }
 
     /**
@@ -96,22 +78,20 @@ public class CtrJob {
      *
      * @param session     the worker's scheduler session, not yet registered
      * @param httpPort    this worker's HTTP port, shown in the cluster view
-     * @param reporters   makes the loop's step reporter
      * @param everyResult waits (with its own deadline) until every worker has reported; false when not all did
      * @throws PsException INVALID_ARGUMENT for dynamic sharding, a rank beyond the job's workers or GEO servers;
      *                     what the library throws (the job is left as failed first)
      */
-    public Outcome run(SchedulerSession session, int httpPort, StepReporterFactory reporters,
-                       BooleanSupplier everyResult) {
+    public Outcome run(SchedulerSession session, int httpPort, BooleanSupplier everyResult) {
         if (props.dataset().sharding() == DataSharding.DYNAMIC) {
             session.close();
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "the CTR job keeps static shards: it takes no "
                     + "ps.worker.dataset.sharding=DYNAMIC");
         }
-        return join.run(session, httpPort, job -> train(job, reporters, everyResult));
+        return join.run(session, httpPort, job -> train(job, everyResult));
     }
 
-    private Outcome train(PsJob job, StepReporterFactory reporters, BooleanSupplier everyResult) {
+    private Outcome train(PsJob job, BooleanSupplier everyResult) {
         int rank = job.rank();
         int workers = job.workers();
         ServerDescription semantics = job.semantics();
@@ -127,176 +107,103 @@ public class CtrJob {
         state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.INITIALIZING, rank, job.nodeId(), 0, 0, 0,
                 0, Double.NaN, 0, 0, 0, Double.NaN, null));
         CtrProperties c = props.ctr();
+        var training = props.training();
         ClickDataSpec spec = new ClickDataSpec(c.fields(), c.vocabulary(), c.zipf(), c.crosses(),
-                c.weightSigma(), c.crossSigma(), c.bias(), props.training().seed());
+                c.weightSigma(), c.crossSigma(), c.bias(), training.seed());
         ClickData train = ClickData.generate(spec, c.trainSize(), 0);
         ClickData test = ClickData.generate(spec, c.testSize(), 1);
-        WideDeepModel model = new WideDeepModel(spec.wideIds(), spec.fields(), c.dim(), c.hidden1(), c.hidden2());
-        List<SparseTableStatus> declared = job.declareTables(tables(spec));
-        log.info(String.format(Locale.ROOT, "Table %s declared: %d rows of dim %d (%.1f MB of values) in the vocabulary; "
-                        + "held now on the servers: %s", DEEP_TABLE, spec.distinctValues(), c.dim(),
-                spec.distinctValues() * c.dim() * 4 / 1e6, declared.stream().map(t -> String.format(Locale.ROOT,
-                        "%d rows / %.1f MB", t.rows(), t.bytes() / 1e6)).toList()));
+        SameDiffTrainer trainer = new SameDiffTrainer(job, WideDeepGraph.build(spec, c.dim(), c.hidden1(),
+                c.hidden2(), c.initScale(), training.seed(), c.tableOptimizer().isBlank() ? null : c.tableOptimizer(),
+                c.initInServer() ? spec.distinctValues() : 0)).maxSteps(training.maxSteps());
         log.info(String.format(Locale.ROOT, "CTR job: %d fields x %d values (Zipf %.2f), %d crosses, %d train / %d test "
                         + "examples, click rate %.3f, oracle test AUC %.4f; wide-and-deep dim %d, hidden %d-%d, "
-                        + "vocab_cache_size %d", spec.fields(), spec.vocabulary(), spec.zipf(), spec.crosses(),
-                train.size(), test.size(), train.clickRate(), test.oracleAuc(), c.dim(), c.hidden1(),
-                c.hidden2(), c.vocabCacheSize()));
-        // servers with a checkpoint restore it at the dense declaration (the tables with it)
-        PsJob.DenseStart start = job.declareDense(model.params(), model.initialParams(props.training().seed()),
-                Steps.wholeJob(null, train.size(), workers, rank, props.training().loop(0)));
-        if (start.startStep() > 0) {
-            log.info("Resuming the schedule at step {}", start.startStep());
+                        + "vocab_cache_size %d; table %s holds up to %d rows (%.1f MB of values)", spec.fields(),
+                spec.vocabulary(), spec.zipf(), spec.crosses(), train.size(), test.size(), train.clickRate(),
+                test.oracleAuc(), c.dim(), c.hidden1(), c.hidden2(), c.vocabCacheSize(), WideDeepGraph.DEEP_TABLE,
+                spec.distinctValues(), spec.distinctValues() * c.dim() * 4 / 1e6));
+        if (c.vocabCacheSize() > 0) {
+            cache(trainer, semantics);
         }
-        DenseClient dense = start.client();
-        SparseClient sparse = job.sparse();
-        long from = start.startStep();
-        ExecutorService prefetch = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "embedding-store");
-            t.setDaemon(true);
-            return t;
-        });
-        TrainingSummary summary = null;
+        TrainerProgress.follow(job, state, meters, training.logInterval(), training.stepDelay());
+        SameDiffTrainer.Result result;
         try {
-            while (summary == null) {
-                LoopSettings loopSettings = props.training().loop(from);
-                EmbeddingLookup wide = lookup(sparse, WIDE_TABLE, 1, semantics, prefetch);
-                EmbeddingLookup deep = lookup(sparse, DEEP_TABLE, c.dim(), semantics, prefetch);
-                state.phase(TrainingState.Phase.TRAINING);
-                try {
-                    summary = new CtrLoop(model, train, wide, deep, dense, loopSettings, rank, workers,
-                            reporters.create(dense, job.nodeId())).run();
-                    wide.close();
-                    deep.close();
-                    logCache(WIDE_TABLE, wide.stats());
-                    logCache(DEEP_TABLE, deep.stats());
-                } catch (PsException e) {
-                    if (!start.recovery().recovers(e)) {
-                        writeBackOnStop(wide, deep, e); // the job ends: keep what the caches learnt
-                    }
-                    var resumed = job.resume(start, e, () -> {
-                        state.phase(TrainingState.Phase.RECOVERING);
-                        log.warn("Lost the servers' state ({}); recovering from their newest checkpoint. The "
-                                + "embedding caches' rows are dropped unwritten: they belong to steps the servers "
-                                + "roll back", e.getMessage());
-                    });
-                    dense = resumed.client();
-                    sparse = job.sparse();
-                    from = resumed.step();
-                } catch (RuntimeException e) {
-                    writeBackOnStop(wide, deep, e);
-                    throw e;
-                }
-            }
+            result = trainer.fit(new ClickExamples(train), training.batchSize(), training.epochs(), training.seed());
         } finally {
-            prefetch.shutdownNow();
+            CacheLog.log(trainer.cacheStats());
         }
-        log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s; pull+lookup %.1f s, "
-                        + "compute %.1f s, push %.1f s); sparse pushed %d bytes, pulled %d bytes",
-                summary.steps(), summary.seconds(), summary.samplesPerSecond(), summary.pullSeconds(),
-                summary.computeSeconds(), summary.pushSeconds(), sparse.bytesPushed(), sparse.bytesPulled()));
+        TrainingState.Snapshot trained = state.get();
+        log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s), last loss %.6f; "
+                        + "pushed %d bytes, pulled %d bytes (dense and sparse)", trainer.step(), result.seconds(),
+                result.examples() / Math.max(1e-9, result.seconds()), result.lastLoss(), trained.bytesPushed(),
+                trained.bytesPulled()));
         state.phase(TrainingState.Phase.EVALUATING);
         IndexRange range = EpochBatches.shardRange(test.size(), workers, rank);
-        CtrEvaluation evaluation = CtrEvaluation.run(model, sparse, WIDE_TABLE, DEEP_TABLE, c.dim(), test,
-                range.from(), range.to(), props.training().evalBatchSize());
+        CtrEvaluation evaluation = CtrEvaluation.run(trainer, test, range.from(), range.to(),
+                training.evalBatchSize());
         log.info(String.format(Locale.ROOT, "CTR test AUC %.4f (oracle %.4f, gap %.4f), log loss %.4f, accuracy %.4f "
                         + "on this worker's shard [%d, %d)", evaluation.auc(), evaluation.oracle(),
-                evaluation.oracle() - evaluation.auc(), evaluation.logLoss(),
-                (double) evaluation.correct() / Math.max(1, evaluation.examples()), range.from(), range.to()));
+                evaluation.oracle() - evaluation.auc(), evaluation.logLoss(), evaluation.accuracy(), range.from(),
+                range.to()));
         long peak = java.lang.management.ManagementFactory.getMemoryPoolMXBeans().stream()
                 .filter(p -> p.getType() == java.lang.management.MemoryType.HEAP)
                 .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
         log.info(String.format(Locale.ROOT, "Worker heap: peak %.1f MB of max %.1f MB", peak / 1e6,
                 Runtime.getRuntime().maxMemory() / 1e6));
-        double accuracy = evaluation.examples() == 0 ? Double.NaN
-                : (double) evaluation.correct() / evaluation.examples();
         state.update(s -> new TrainingState.Snapshot(s.phase(), s.rank(), s.nodeId(), s.epoch(), s.step(),
                 s.globalStep(), s.totalSteps(), s.loss(), s.samplesPerSecond(), s.bytesPushed(), s.bytesPulled(),
-                accuracy, s.error()));
-        job.reportClicks(evaluation.clicks(), summary.seconds());
+                evaluation.accuracy(), s.error()));
+        job.reportClicks(evaluation.clicks(), result.seconds());
         if (!props.output().parametersDir().isBlank()) {
             Path dir = Path.of(props.output().parametersDir(), "worker-" + rank);
-            writeModel(job, dense, model, dir);
+            writeParameters(job, trainer, dir);
             log.info("Wrote the tables' rows and the dense parameters as the servers hold them now to {}", dir);
         }
         if (rank == 0 && !props.output().modelDir().isBlank()) {
             if (!everyResult.getAsBoolean()) {
                 log.warn("Exporting the servers' values as they are now: not every worker has reported its result");
             }
-            Path dir = Path.of(props.output().modelDir());
-            writeModel(job, dense, model, dir);
-            log.info("Wrote the trained wide-and-deep model (tables {} and {}, {} dense parameters) to {}",
-                    WIDE_TABLE, DEEP_TABLE, model.params().size(), dir);
+            trainer.pullLatest();
+            Path file = Path.of(props.output().modelDir(), "model.sd");
+            createDirectories(file.getParent());
+            trainer.save(file);
+            log.info("Wrote the trained wide-and-deep model to {} (tables {} and {} beside it)", file,
+                    WideDeepGraph.WIDE_TABLE, WideDeepGraph.DEEP_TABLE);
         }
-        return new Outcome(summary, evaluation);
+        return new Outcome(trainer.step(), result.seconds(), evaluation);
     }
 
-    /** The wide and deep tables' declarations (every worker declares the same). */
-    private List<SparseTableSpec> tables(ClickDataSpec spec) {
+    /** Keeps both tables in worker embedding caches ({@code ps.worker.ctr.vocab-cache-size}). */
+    private void cache(SameDiffTrainer trainer, ServerDescription semantics) {
         CtrProperties c = props.ctr();
-        String optimizer = c.tableOptimizer().isBlank() ? null : c.tableOptimizer();
-        long initRows = c.initInServer() ? spec.distinctValues() : 0;
-        return List.of(new SparseTableSpec(WIDE_TABLE, 1, props.training().seed(), 0f, optimizer),
-                new SparseTableSpec(DEEP_TABLE, c.dim(), props.training().seed() + 1, c.initScale(), optimizer,
-                        initRows));
+        double rate = c.cacheLearningRate() > 0 ? c.cacheLearningRate() : semantics.learningRate();
+        for (String table : List.of(WideDeepGraph.WIDE_TABLE, WideDeepGraph.DEEP_TABLE)) {
+            trainer.cacheTable(table, c.vocabCacheSize(), c.eviction(), rate, 0, c.writeBackRows());
+        }
+        if (!"SGD".equalsIgnoreCase(semantics.optimizer()) || !c.tableOptimizer().isBlank()) {
+            log.warn("Embedding cache on: cached rows train by local SGD at rate {} and are written back as deltas; "
+                    + "the servers' table optimizer applies only to pushes without the cache", rate);
+        }
     }
 
     /** Writes both tables' rows and the dense parameters, as the servers hold them now, to {@code dir}. */
-    private void writeModel(PsJob job, DenseClient dense, WideDeepModel model, Path dir) {
+    private void writeParameters(PsJob job, SameDiffTrainer trainer, Path dir) {
+        createDirectories(dir);
+        TableFiles.write(dir, job, WideDeepGraph.WIDE_TABLE, 1);
+        TableFiles.write(dir, job, WideDeepGraph.DEEP_TABLE, props.ctr().dim());
         try {
-            Files.createDirectories(dir);
-            TableFiles.write(dir, job, WIDE_TABLE, 1);
-            TableFiles.write(dir, job, DEEP_TABLE, props.ctr().dim());
-            INDArray[] values = model.emptyParams();
-            dense.pull(0, values);
-            for (int p = 0; p < values.length; p++) {
-                Nd4j.writeAsNumpy(values[p], dir.resolve(model.params().get(p).name() + ".npy").toFile());
+            for (String name : WideDeepGraph.DENSE) {
+                Nd4j.writeAsNumpy(trainer.graph().param(name), dir.resolve(name + ".npy").toFile());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the CTR model to " + dir, e);
+            throw new UncheckedIOException("cannot write the CTR model's dense parameters to " + dir, e);
         }
     }
 
-    private static void writeBackOnStop(EmbeddingLookup wide, EmbeddingLookup deep, RuntimeException e) {
-        log.warn("Training stopped ({}); writing the embedding caches' changed rows back before leaving",
-                e.getMessage());
-        wide.close();
-        deep.close();
-        logCache(WIDE_TABLE, wide.stats());
-        logCache(DEEP_TABLE, deep.stats());
-        log.info("Embedding caches written back after the stop");
-    }
-
-    private EmbeddingLookup lookup(SparseClient sparse, String table, int dim, ServerDescription semantics,
-                                   ExecutorService prefetch) {
-        CtrProperties c = props.ctr();
-        if (c.vocabCacheSize() == 0) {
-            return new DirectLookup(sparse, table, dim);
+    private static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir, e);
         }
-        double rate = c.cacheLearningRate() > 0 ? c.cacheLearningRate() : semantics.learningRate();
-        if (!"SGD".equalsIgnoreCase(semantics.optimizer()) || !c.tableOptimizer().isBlank()) {
-            log.warn("Embedding cache on: cached rows of {} train by local SGD at rate {} and are written back as "
-                    + "deltas; the servers' table optimizer applies only to pushes without the cache", table, rate);
-        }
-        EmbeddingCacheManager cache = new EmbeddingCacheManager(dim, c.vocabCacheSize(), c.eviction(),
-                new SparseRowStore(sparse, table, dim), prefetch, c.writeBackRows());
-        cacheStats.computeIfAbsent(table, name -> {
-            AtomicReference<Supplier<CacheStats>> current =
-                    new AtomicReference<>(() -> CacheStats.NONE);
-            meters.embeddingCache(name, () -> current.get().get()); // registered once; follows the cache after a recovery
-            return current;
-        }).set(cache::stats);
-        return new CachedLookup(cache, (float) rate);
-    }
-
-    private static void logCache(String table, CacheStats stats) {
-        if (stats.hits() + stats.misses() == 0) {
-            return;
-        }
-        log.info(String.format(Locale.ROOT, "Embedding cache %s: hit rate %.4f (%d hits, %d misses, %d prefetched), "
-                        + "%d evictions, %d write-backs, prefetch wait %.2f s; lookup hit rate %.4f (%d of %d lookups)",
-                table, stats.hitRate(), stats.hits(), stats.misses(), stats.prefetched(), stats.evictions(),
-                stats.writeBacks(), stats.prefetchWaitNanos() / 1e9, stats.positionHitRate(), stats.positionHits(),
-                stats.positions()));
     }
 }
