@@ -16,14 +16,15 @@ import java.util.Random;
  * Wide and deep (Cheng et al., 2016) for click prediction, the CTR job's built-in SameDiff graph, whose two embedding
  * tables the library's trainer keeps on the servers:
  * <pre>
- *   wide  = sum over W of gather(ctr.wide, wide_ids)          ctr.wide: one weight per id (field value, crossed pair)
+ *   wide  = reshape(gather(ctr.wide, wide_ids), [n, W]) wide_W  ctr.wide: one weight per id (field value, crossed
+ *                                                              pair); wide_W [W, 1] a scale per position, from ones
  *   deep  = reshape(gather(ctr.deep, deep_ids), [n, F*d])     ctr.deep: a d-wide embedding per field value
  *   logit = wide + W3 relu(W2 relu(W1 deep + b1) + b2) + b3
  *   probability = sigmoid(logit); loss = mean sigmoid cross-entropy against the click
  * </pre>
  * Both tables are hashed (any 64-bit id; {@link ClickData} gives crossed pairs ids far above the field values), so the
  * graph holds no vocabulary-sized array; the exported model writes their rows beside the graph file. The dense
- * weights start seeded Xavier-normal, the biases at zero. Built once per job.
+ * weights start seeded Xavier-normal, the biases at zero, {@code wide_W} at one. Built once per job.
  */
 public final class WideDeepGraph {
     /** Name of the wide table (one weight per field value and crossed pair). */
@@ -37,7 +38,7 @@ public final class WideDeepGraph {
     /** The click probability, {@code [n, 1]}. */
     public static final String PROBABILITY = "probability";
     /** The dense parameters' names. */
-    public static final java.util.List<String> DENSE = java.util.List.of("W1", "b1", "W2", "b2", "W3", "b3");
+    public static final java.util.List<String> DENSE = java.util.List.of("W1", "b1", "W2", "b2", "W3", "b3", "wide_W");
     /** The graph's names: no feature placeholder (every input is an id), the click label, the loss, the probability. */
     public static final GraphNames NAMES = new GraphNames("input", "label", "loss", PROBABILITY);
 
@@ -71,7 +72,11 @@ public final class WideDeepGraph {
         SDVariable b2 = sd.var("b2", Nd4j.zeros(DataType.FLOAT, hidden2));
         SDVariable w3 = sd.var("W3", xavier(random, hidden2, 1));
         SDVariable b3 = sd.var("b3", Nd4j.zeros(DataType.FLOAT, 1));
-        SDVariable wide = sd.gather(wideTable, wideIds, 0).sum(1);                                   // [n, 1]
+        // a learned scale per wide position (starting at one) on top of the per-id weights: with Adagrad on both it
+        // lets a field's weights move as a whole, which reached the oracle closer than a plain sum (0.019 against
+        // 0.039 AUC below it on CtrBenchmark#aucAgainstTheOracle)
+        SDVariable wideScale = sd.var("wide_W", Nd4j.ones(DataType.FLOAT, spec.wideIds(), 1));
+        SDVariable wide = sd.reshape(sd.gather(wideTable, wideIds, 0), -1, spec.wideIds()).mmul(wideScale); // [n, 1]
         SDVariable deep = sd.reshape(sd.gather(deepTable, deepIds, 0), -1, (long) fields * dim);    // [n, F*d]
         SDVariable h1 = sd.nn().relu(sd.nn().linear(deep, w1, b1), 0);
         SDVariable h2 = sd.nn().relu(sd.nn().linear(h1, w2, b2), 0);
