@@ -75,9 +75,18 @@ class SparseBenchmark {
                     ConnectionSettings.plain(ClusterSecret.of(cluster.secret())))) {
                 SparseClient sparse = new SparseClient(connections, 0, Duration.ofMinutes(2), 1 << 20);
                 control = new ControlClient(connections, 0, Duration.ofMinutes(2));
-                memory(sparse, servers, httpPorts);
-                latency(connections, sparse);
-                smallRequestCpu(sparse, servers);
+                // -Dsparse.phases=latency,cpu runs some phases only (e.g. to profile one with JFR)
+                java.util.Set<String> phases = java.util.Set.of(System.getProperty("sparse.phases",
+                        "memory,latency,cpu").split(","));
+                if (phases.contains("memory")) {
+                    memory(sparse, servers, httpPorts);
+                }
+                if (phases.contains("latency")) {
+                    latency(connections, sparse);
+                }
+                if (phases.contains("cpu")) {
+                    smallRequestCpu(connections, sparse, servers);
+                }
             }
         }
     }
@@ -126,10 +135,13 @@ class SparseBenchmark {
     }
 
     /**
-     * CPU of a CTR-sized lookup: a pull and a push of 256 distinct rows of dim 8 (8 KiB each way, split over the
-     * two servers), the servers' CPU and this JVM's (the worker's side) per pull + push round, from schedstat.
+     * A CTR-sized lookup: a pull and a push of 256 distinct rows of dim 8 (8 KiB each way, split over the two
+     * servers) per round: its wall time per round (p50, p99) against the smallest dense round over the same two
+     * servers (a push and a pull of one float each, in the same run), and the servers' CPU and this JVM's (the
+     * worker's side) per round, from schedstat.
      */
-    private void smallRequestCpu(SparseClient sparse, List<NodeProcess> servers) throws IOException {
+    private void smallRequestCpu(ServerConnections connections, SparseClient sparse, List<NodeProcess> servers)
+            throws IOException {
         int dim = 8;
         int rows = 256;
         int rounds = Integer.getInteger("sparse.cpu-rounds", 2000);
@@ -141,25 +153,57 @@ class SparseBenchmark {
         long[] serverBefore = new long[servers.size()];
         long self = ProcessHandle.current().pid();
         long workerBefore = 0;
+        double[] millis = new double[rounds];
         for (int round = -rounds; round < rounds; round++) {
+            long[] ids = random.longs(rows * 4L, 0, 100_000).distinct().limit(rows).toArray();
             if (round == 0) {
                 for (int s = 0; s < servers.size(); s++) {
                     serverBefore[s] = TransportBenchmark.cpuNanos(servers.get(s).process().pid());
                 }
                 workerBefore = TransportBenchmark.cpuNanos(self);
             }
-            long[] ids = random.longs(rows * 4L, 0, 100_000).distinct().limit(rows).toArray();
+            long start = System.nanoTime();
             sparse.pull("ctr8", dim, ids, out);
             sparse.push("ctr8", dim, 0, UpdateKind.GRADIENT, ids, gradient);
+            if (round >= 0) {
+                millis[round] = (System.nanoTime() - start) / 1e6;
+            }
         }
         long serverNanos = 0;
         for (int s = 0; s < servers.size(); s++) {
             serverNanos += TransportBenchmark.cpuNanos(servers.get(s).process().pid()) - serverBefore[s];
         }
-        BenchmarkReport.record(String.format(Locale.ROOT, "sparse pull + push of %d rows x dim %d over 2 servers: servers' "
-                + "CPU %.3f ms, worker CPU %.3f ms per round (%d rounds after %d warm-up)", rows, dim,
-                serverNanos / 1e6 / rounds, (TransportBenchmark.cpuNanos(self) - workerBefore) / 1e6 / rounds, rounds,
-                rounds));
+        long workerNanos = TransportBenchmark.cpuNanos(self) - workerBefore;
+        double[] denseMillis = smallestDenseRounds(connections, rounds);
+        double p50 = percentile(millis, 0.50);
+        double denseP50 = percentile(denseMillis, 0.50);
+        BenchmarkReport.record(String.format(Locale.ROOT, "sparse pull + push of %d rows x dim %d over 2 servers: p50 "
+                        + "%.3f ms, p99 %.3f ms per round; dense push + pull of 1 float per server (8 B) over the same "
+                        + "servers: p50 %.3f ms, p99 %.3f ms; sparse/dense p50 ratio %.2f; servers' CPU %.3f ms, worker "
+                        + "CPU %.3f ms per sparse round (%d rounds after %d warm-up)", rows, dim, p50,
+                percentile(millis, 0.99), denseP50, percentile(denseMillis, 0.99), p50 / denseP50,
+                serverNanos / 1e6 / rounds, workerNanos / 1e6 / rounds, rounds, rounds));
+    }
+
+    /** @return the wall times of {@code rounds} dense push + pull rounds of one float per server, after as many warm-up */
+    private static double[] smallestDenseRounds(ServerConnections connections, int rounds) {
+        ShardMap map = ShardMap.compute(List.of(new ParamSpec("dense8b", new long[] {2})), 2);
+        DenseClient dense = new DenseClient(connections, map, 0, Duration.ofMinutes(2),
+                TensorChunker.DEFAULT_CHUNK_BYTES);
+        dense.init(new INDArray[] {Nd4j.zeros(DataType.FLOAT, 2)});
+        INDArray[] gradient = {Nd4j.zeros(DataType.FLOAT, 2)};
+        INDArray[] into = {Nd4j.create(DataType.FLOAT, 2)};
+        double[] millis = new double[rounds];
+        for (int round = -rounds; round < rounds; round++) {
+            long step = round + rounds;
+            long start = System.nanoTime();
+            dense.push(step, gradient);
+            dense.pull(step + 1, into);
+            if (round >= 0) {
+                millis[round] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        return millis;
     }
 
     private void memory(SparseClient sparse, List<NodeProcess> servers, List<Integer> httpPorts) throws Exception {

@@ -136,11 +136,11 @@ public final class SparseTable {
         float[] sums = distinct.sum(values, dim);
         lock.writeLock().lock();
         try {
-            reserveFor(distinct.ids());
+            long[] found = reserveFor(distinct.ids());
             float[] initial = new float[dim];
             for (int i = 0; i < distinct.ids().length; i++) {
                 long id = distinct.ids()[i];
-                long row = rowOf.get(id);
+                long row = found[i];
                 if (row == ABSENT) {
                     RowInitializer.fill(spec.seed(), id, spec.initScale(), initial, 0, dim);
                     row = blocks.append(id, initial, 0);
@@ -168,10 +168,17 @@ public final class SparseTable {
         }
     }
 
-    private void reserveFor(long[] distinctIds) {
+    /**
+     * Reserves the memory of the rows the push creates.
+     *
+     * @return each id's row, or {@link #ABSENT} for one the push creates (one map lookup per id for the whole push)
+     */
+    private long[] reserveFor(long[] distinctIds) {
+        long[] found = new long[distinctIds.length];
         int fresh = 0;
-        for (long id : distinctIds) {
-            if (!rowOf.containsKey(id)) {
+        for (int i = 0; i < distinctIds.length; i++) {
+            found[i] = rowOf.get(distinctIds[i]);
+            if (found[i] == ABSENT) {
                 fresh++;
             }
         }
@@ -180,6 +187,7 @@ public final class SparseTable {
             budget.reserve(more, "sparse push to '" + spec.name() + "' creating "
                     + fresh + " rows");
         }
+        return found;
     }
 
     private void requireLength(int actual, int rows, String what) {
