@@ -53,40 +53,62 @@ class SparseBenchmark {
     private ControlClient control;
     private static final int MEMORY_ROWS = 400_000;
 
+    /** One phase's run on its own pair of servers. */
+    @FunctionalInterface
+    private interface Phase {
+        void run(ServerConnections connections, SparseClient sparse, List<NodeProcess> servers,
+                 List<Integer> httpPorts) throws Exception;
+    }
+
     @Test
     void sparsePullLatencyAndMemoryPerRow() throws Exception {
-        int[] ports = {LocalCluster.freePort(), LocalCluster.freePort()};
+        // -Dsparse.phases=latency,cpu runs some phases only (e.g. to profile one with JFR)
+        java.util.Set<String> phases = java.util.Set.of(System.getProperty("sparse.phases",
+                "memory,latency,cpu").split(","));
         try (LocalCluster cluster = new LocalCluster("sparse-benchmark")) {
-            List<NodeProcess> servers = new ArrayList<>();
-            for (int s = 0; s < 2; s++) {
-                servers.add(cluster.startServer(s, 2, 1, "--ps.scheduler.enabled=false", "--ps.server.rank=" + s,
-                        "--spring.rsocket.server.port=" + ports[s], "--ps.optimizer.type=ADAM",
-                        "--ps.optimizer.learning-rate=0.001"));
+            if (phases.contains("memory") || phases.contains("latency")) {
+                onFreshServers(cluster, "a", (connections, sparse, servers, httpPorts) -> {
+                    if (phases.contains("memory")) {
+                        memory(sparse, servers, httpPorts);
+                    }
+                    if (phases.contains("latency")) {
+                        latency(connections, sparse);
+                    }
+                });
             }
-            List<Integer> httpPorts = new ArrayList<>();
-            List<NodeInfo> nodes = new ArrayList<>();
-            for (int s = 0; s < 2; s++) {
-                servers.get(s).awaitLog(Pattern.compile("(?i)Started ServerApplication"), Duration.ofSeconds(90));
-                Matcher http = servers.get(s).awaitLog(HTTP_PORT, Duration.ofSeconds(5));
-                httpPorts.add(Integer.parseInt(http.group(1)));
-                nodes.add(new NodeInfo("bench-" + s, NodeRole.SERVER, s, "127.0.0.1", ports[s], 0, NodeState.ALIVE, 0));
+            if (phases.contains("cpu")) { // fresh servers: its dense baseline is a model of its own
+                onFreshServers(cluster, "b", (connections, sparse, servers, httpPorts) ->
+                        smallRequestCpu(connections, sparse, servers));
             }
-            try (ServerConnections connections = new ServerConnections(nodes,
-                    ConnectionSettings.plain(ClusterSecret.of(cluster.secret())))) {
-                SparseClient sparse = new SparseClient(connections, 0, Duration.ofMinutes(2), 1 << 20);
-                control = new ControlClient(connections, 0, Duration.ofMinutes(2));
-                // -Dsparse.phases=latency,cpu runs some phases only (e.g. to profile one with JFR)
-                java.util.Set<String> phases = java.util.Set.of(System.getProperty("sparse.phases",
-                        "memory,latency,cpu").split(","));
-                if (phases.contains("memory")) {
-                    memory(sparse, servers, httpPorts);
-                }
-                if (phases.contains("latency")) {
-                    latency(connections, sparse);
-                }
-                if (phases.contains("cpu")) {
-                    smallRequestCpu(connections, sparse, servers);
-                }
+        }
+    }
+
+    /** Starts 2 servers named {@code <prefix>-server-<rank>}, runs the phase against them and stops them. */
+    private void onFreshServers(LocalCluster cluster, String prefix, Phase phase) throws Exception {
+        int[] ports = {LocalCluster.freePort(), LocalCluster.freePort()};
+        List<NodeProcess> servers = new ArrayList<>();
+        for (int s = 0; s < 2; s++) {
+            servers.add(cluster.startServerNamed(prefix + "-server-" + s, 2, 1, "--ps.scheduler.enabled=false",
+                    "--ps.server.rank=" + s, "--spring.rsocket.server.port=" + ports[s], "--ps.optimizer.type=ADAM",
+                    "--ps.optimizer.learning-rate=0.001"));
+        }
+        List<Integer> httpPorts = new ArrayList<>();
+        List<NodeInfo> nodes = new ArrayList<>();
+        for (int s = 0; s < 2; s++) {
+            servers.get(s).awaitLog(Pattern.compile("(?i)Started ServerApplication"), Duration.ofSeconds(90));
+            Matcher http = servers.get(s).awaitLog(HTTP_PORT, Duration.ofSeconds(5));
+            httpPorts.add(Integer.parseInt(http.group(1)));
+            nodes.add(new NodeInfo("bench-" + s, NodeRole.SERVER, s, "127.0.0.1", ports[s], 0, NodeState.ALIVE, 0));
+        }
+        try (ServerConnections connections = new ServerConnections(nodes,
+                ConnectionSettings.plain(ClusterSecret.of(cluster.secret())))) {
+            SparseClient sparse = new SparseClient(connections, 0, Duration.ofMinutes(2), 1 << 20);
+            control = new ControlClient(connections, 0, Duration.ofMinutes(2));
+            phase.run(connections, sparse, servers, httpPorts);
+        } finally {
+            for (NodeProcess server : servers) {
+                server.process().destroy();
+                server.process().waitFor();
             }
         }
     }
@@ -144,7 +166,7 @@ class SparseBenchmark {
             throws IOException {
         int dim = 8;
         int rows = 256;
-        int rounds = Integer.getInteger("sparse.cpu-rounds", 2000);
+        int rounds = Integer.getInteger("sparse.cpu-rounds", 4000);
         control.declareSparse(new SparseTableSpec("ctr8", dim, 3, 0.01f, "SGD"));
         SplittableRandom random = new SplittableRandom(5);
         float[] out = new float[rows * dim];
