@@ -36,6 +36,15 @@ class CtrGracefulShutdownIT {
                     "--ps.worker.ctr.vocab-cache-size=60000", "--ps.worker.training.batch-size=32", "--ps.worker.training.epochs=1",
                     "--ps.worker.training.log-interval=20");
             worker.awaitLog(Pattern.compile("epoch: 1 step: 100,"), Duration.ofMinutes(3));
+            // the cache's counters are metrics while it trains
+            int workerHttp = Integer.parseInt(worker.awaitLog(HTTP_PORT, Duration.ofSeconds(5)).group(1));
+            String metrics = LocalCluster.get(workerHttp, "/actuator/prometheus").orElseThrow();
+            Matcher hits = Pattern.compile("ps_worker_embedding_cache_hits_total\\{[^}]*table=\"ctr.deep\"[^}]*} ([0-9.E+]+)")
+                    .matcher(metrics);
+            assertThat(hits.find()).as(metrics).isTrue();
+            assertThat(Double.parseDouble(hits.group(1))).as("cache hits of ctr.deep after 100 steps in\n"
+                    + metrics.lines().filter(l -> l.contains("embedding_cache")).collect(java.util.stream.Collectors.joining("\n")))
+                    .isPositive();
             worker.process().destroy(); // SIGTERM
             assertThat(worker.awaitExit(Duration.ofSeconds(90))).as(worker.tail()).isNotZero();
 

@@ -62,6 +62,8 @@ public final class SameDiffTrainer {
     private long maxSteps;
     private final java.util.Map<String, TableCaches.Setting> cached = new java.util.LinkedHashMap<>();
     private java.util.Map<String, io.jvmps.common.embedding.CacheStats> cacheStats = java.util.Map.of();
+    /** The running fit's table step, for {@link #cacheStats} from other threads; null between fits. */
+    private volatile TableStep running;
 
     /**
      * @param job   the job this worker joined
@@ -137,9 +139,13 @@ public final class SameDiffTrainer {
         return this;
     }
 
-    /** @return each cached table's counters (hits, misses, evictions, write-backs) of the last fit, by table */
+    /**
+     * @return each cached table's counters (hits, misses, evictions, write-backs) of the running fit, or else of the
+     * last one, by table; safe to call from another thread (a metrics scrape) while a fit runs
+     */
     public java.util.Map<String, io.jvmps.common.embedding.CacheStats> cacheStats() {
-        return cacheStats;
+        TableStep live = running;
+        return live != null ? live.stats() : cacheStats;
     }
 
     /** @return the graph being trained */
@@ -277,6 +283,7 @@ public final class SameDiffTrainer {
                 job.workers(), end) : null;
         TableStep tableStep = TableStep.of(graph.tables(), geo != null, job.semantics().geoLearningRate(),
                 job.workers(), cached, sparse);
+        running = tableStep;
         try (tableStep) {
             try {
                 java.util.Iterator<StepSource.Step> steps = source.from(step);
@@ -358,6 +365,8 @@ public final class SameDiffTrainer {
                 throw e;
             }
             cacheStats = tableStep == null ? java.util.Map.of() : tableStep.stats();
+        } finally {
+            running = null;
         }
         if (geo == null) {
             pullInto(values, params, step);

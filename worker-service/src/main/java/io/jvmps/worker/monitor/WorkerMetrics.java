@@ -33,6 +33,8 @@ public final class WorkerMetrics implements TrainingMeters {
     private final Map<Phase, Timer> phases = new EnumMap<>(Phase.class);
     private final Counter samples;
     private final AtomicLong lossBits = new AtomicLong(Double.doubleToLongBits(Double.NaN));
+    /** The cache counters' suppliers: a function counter holds its object weakly, and a collected one stops counting. */
+    private final java.util.List<Supplier<CacheStats>> cacheSources = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param registry where the meters live
@@ -84,6 +86,7 @@ public final class WorkerMetrics implements TrainingMeters {
     @Override
     public void embeddingCache(String table, Supplier<CacheStats> stats) {
         Tags tags = Tags.of("table", table);
+        cacheSources.add(stats);
         cacheCounter("ps.worker.embedding.cache.hits", "distinct ids of a batch found in the cache", tags,
                 stats, s -> s.hits());
         cacheCounter("ps.worker.embedding.cache.misses", "distinct ids of a batch read from the servers", tags,

@@ -100,6 +100,8 @@ public final class LibraryJob {
                 trainer.cacheTable(table, graphProps.cacheRows(), graphProps.cacheEviction(), rate,
                         graphProps.cacheRefreshSteps());
             }
+            io.jvmps.worker.train.progress.TrainerProgress.followCaches(trainer, meters,
+                    trainer.graph().tables().variables());
             log.info("Embedding cache on: {} rows of each table, {} eviction, local SGD at rate {}, refreshed every {} "
                     + "steps", graphProps.cacheRows(), graphProps.cacheEviction(), rate, graphProps.cacheRefreshSteps());
         }

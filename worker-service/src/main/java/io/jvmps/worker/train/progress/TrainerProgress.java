@@ -23,6 +23,18 @@ public final class TrainerProgress {
     }
 
     /**
+     * Makes the worker's embedding-cache metrics ({@code ps.worker.embedding.cache.*}, tag {@code table}) follow the
+     * trainer's cached tables while it trains and after. Call once, after {@code cacheTable}.
+     */
+    public static void followCaches(io.jvmps.client.train.SameDiffTrainer trainer, TrainingMeters meters,
+                                    java.util.Collection<String> tables) {
+        for (String table : tables) {
+            meters.embeddingCache(table, () -> trainer.cacheStats().getOrDefault(table,
+                    io.jvmps.common.embedding.CacheStats.NONE));
+        }
+    }
+
+    /**
      * @param logInterval steps between log lines, &gt;= 1
      * @param stepDelay   a pause after every step (zero: none)
      */

@@ -176,9 +176,11 @@ public class CtrJob {
     private void cache(SameDiffTrainer trainer, ServerDescription semantics) {
         CtrProperties c = props.ctr();
         double rate = c.cacheLearningRate() > 0 ? c.cacheLearningRate() : semantics.learningRate();
-        for (String table : List.of(WideDeepGraph.WIDE_TABLE, WideDeepGraph.DEEP_TABLE)) {
+        List<String> tables = List.of(WideDeepGraph.WIDE_TABLE, WideDeepGraph.DEEP_TABLE);
+        for (String table : tables) {
             trainer.cacheTable(table, c.vocabCacheSize(), c.eviction(), rate, 0, c.writeBackRows());
         }
+        TrainerProgress.followCaches(trainer, meters, tables);
         if (!"SGD".equalsIgnoreCase(semantics.optimizer()) || !c.tableOptimizer().isBlank()) {
             log.warn("Embedding cache on: cached rows train by local SGD at rate {} and are written back as deltas; "
                     + "the servers' table optimizer applies only to pushes without the cache", rate);
