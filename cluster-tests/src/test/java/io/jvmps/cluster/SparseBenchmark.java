@@ -146,13 +146,27 @@ class SparseBenchmark {
                 denseMillis[round] = (System.nanoTime() - start) / 1e6;
             }
         }
+        // the baseline too: a dense push + pull of the same 1 MiB (a training step's round trip)
+        INDArray[] gradient = {Nd4j.zeros(DataType.FLOAT, ROWS * DIM)};
+        double[] roundMillis = new double[ROUNDS];
+        for (int round = -20; round < ROUNDS; round++) {
+            long step = round + 20;
+            long start = System.nanoTime();
+            dense.push(step, gradient);
+            dense.pull(step + 1, into);
+            if (round >= 0) {
+                roundMillis[round] = (System.nanoTime() - start) / 1e6;
+            }
+        }
         double p50 = percentile(sparseMillis, 0.50);
         double p99 = percentile(sparseMillis, 0.99);
         double denseP50 = percentile(denseMillis, 0.50);
+        double roundP50 = percentile(roundMillis, 0.50);
         BenchmarkReport.record(String.format(Locale.ROOT, "sparse pull of %d distinct rows x dim %d (1 MiB) from 2 "
                         + "servers: p50 %.2f ms, p99 %.2f ms; dense pull of the same 1 MiB: p50 %.2f ms, p99 %.2f ms; "
-                        + "sparse/dense p50 ratio %.2f (%d rounds)", ROWS, DIM, p50, p99, denseP50,
-                percentile(denseMillis, 0.99), p50 / denseP50, ROUNDS));
+                        + "sparse/dense p50 ratio %.2f; dense push + pull of 1 MiB: p50 %.2f ms, sparse pull/that %.2f "
+                        + "(%d rounds)", ROWS, DIM, p50, p99, denseP50,
+                percentile(denseMillis, 0.99), p50 / denseP50, roundP50, p50 / roundP50, ROUNDS));
         assertThat(p50).isPositive();
     }
 

@@ -16,15 +16,19 @@ final class Blocks {
 
     /** @return this thread's scratch with at least {@code count} arrays of {@link #SIZE} */
     static Blocks local(int count) {
-        Blocks b = LOCAL.get();
-        if (b.arrays.length < count) {
+        return LOCAL.get().atLeast(count);
+    }
+
+    /** @return these scratch arrays (this thread's), grown to at least {@code count} arrays */
+    Blocks atLeast(int count) {
+        if (arrays.length < count) {
             float[][] more = new float[count][];
             for (int i = 0; i < count; i++) {
-                more[i] = i < b.arrays.length ? b.arrays[i] : new float[SIZE];
+                more[i] = i < arrays.length ? arrays[i] : new float[SIZE];
             }
-            b.arrays = more;
+            arrays = more;
         }
-        return b;
+        return this;
     }
 
     /** @return arrays {@code 2 .. 1 + count}, for {@code count} state slots (needs {@code local(2 + count)}) */

@@ -66,7 +66,7 @@ public interface Optimizer {
      * @param step           updates applied to this row including this one, from 1 (bias correction and schedule)
      */
     default void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
-        update(UpdateSpan.row(row, offset, dim, rowStateSlots(), gradient, gradientOffset), step);
+        update(UpdateSpan.localRow(row, offset, dim, rowStateSlots(), gradient, gradientOffset), step);
     }
 
     /** @return a short description with hyper-parameters and schedule, for status pages and logs */

@@ -11,17 +11,28 @@ import java.nio.FloatBuffer;
  * of the gradient and of each state slot, each starting at its own index of its own buffer. A dense slice
  * is a span over separate native buffers ({@link #dense}); a sparse-table row is a span over one heap array
  * holding {@code [values | slot 0 | slot 1 ...]} ({@link #row}). Every optimizer has one update loop over a
- * span, so rows and slices run the same arithmetic. Not thread-safe; spans over disjoint ranges of the same
- * slice may be updated by different threads at once.
+ * span, so rows and slices run the same arithmetic. A row span copies with {@code System.arraycopy} and
+ * {@link #localRow} reuses one per thread, so a sparse push allocates nothing per row. Not thread-safe; spans over
+ * disjoint ranges of the same slice may be updated by different threads at once.
  */
 public final class UpdateSpan {
-    private final FloatBuffer param;
-    private final int paramAt;
-    private final FloatBuffer gradient;
-    private final int gradientAt;
-    private final FloatBuffer[] slots;
-    private final int[] slotAt;
-    private final int length;
+    /** Each thread's row span, re-aimed at every row it updates, so a sparse push allocates nothing per row. */
+    private static final ThreadLocal<UpdateSpan> ROW = ThreadLocal.withInitial(() -> new UpdateSpan(Blocks.local(0)));
+
+    // a dense span: buffers over native memory
+    private FloatBuffer param;
+    private int paramAt;
+    private FloatBuffer gradient;
+    private int gradientAt;
+    private FloatBuffer[] slots;
+    private int[] slotAt;
+    private int length;
+    // a row span: heap arrays, copied with System.arraycopy (null for a dense span)
+    private float[] rowArray;
+    private float[] gradientArray;
+    private int slotCount;
+    /** The owning thread's scratch, for a per-thread row span (one thread-local lookup per row, not two). */
+    private final Blocks ownBlocks;
 
     private UpdateSpan(FloatBuffer param, int paramAt, FloatBuffer gradient, int gradientAt, FloatBuffer[] slots,
                        int[] slotAt, int length) {
@@ -32,6 +43,13 @@ public final class UpdateSpan {
         this.slots = slots;
         this.slotAt = slotAt;
         this.length = length;
+        this.slotCount = slots.length;
+        this.ownBlocks = null;
+    }
+
+    private UpdateSpan(Blocks ownBlocks) {
+        this.slotAt = new int[0];
+        this.ownBlocks = ownBlocks;
     }
 
     /**
@@ -69,14 +87,36 @@ public final class UpdateSpan {
      * @return the span over that row
      */
     public static UpdateSpan row(float[] row, int offset, int dim, int slots, float[] gradient, int gradientOffset) {
-        FloatBuffer storage = FloatBuffer.wrap(row);
-        FloatBuffer[] views = new FloatBuffer[slots];
-        int[] at = new int[slots];
-        for (int s = 0; s < slots; s++) {
-            views[s] = storage;
-            at[s] = offset + (s + 1) * dim;
+        return new UpdateSpan((Blocks) null).aim(row, offset, dim, slots, gradient, gradientOffset);
+    }
+
+    /**
+     * {@link #row} without allocating: the calling thread's span, valid until this thread's next call. For a
+     * caller that hands the span to one {@link Optimizer#update} and keeps no reference to it.
+     */
+    static UpdateSpan localRow(float[] row, int offset, int dim, int slots, float[] gradient, int gradientOffset) {
+        return ROW.get().aim(row, offset, dim, slots, gradient, gradientOffset);
+    }
+
+    private UpdateSpan aim(float[] row, int offset, int dim, int slots, float[] gradient, int gradientOffset) {
+        if (offset < 0 || (long) offset + (long) dim * (1 + slots) > row.length || gradientOffset < 0
+                || (long) gradientOffset + dim > gradient.length) {
+            throw new IllegalArgumentException("row of " + dim + " values and " + slots + " state slots at " + offset
+                    + " of " + row.length + " floats, gradient at " + gradientOffset + " of " + gradient.length);
         }
-        return new UpdateSpan(storage, offset, FloatBuffer.wrap(gradient), gradientOffset, views, at, dim);
+        this.rowArray = row;
+        this.paramAt = offset;
+        this.gradientArray = gradient;
+        this.gradientAt = gradientOffset;
+        this.length = dim;
+        this.slotCount = slots;
+        if (slotAt.length < slots) {
+            slotAt = new int[slots];
+        }
+        for (int s = 0; s < slots; s++) {
+            slotAt[s] = offset + (s + 1) * dim;
+        }
+        return this;
     }
 
     /** @return a float view of a whole dense float32 array's native memory (absolute indices = elements) */
@@ -98,20 +138,33 @@ public final class UpdateSpan {
      * the JIT compiles to SIMD instructions (it does not for buffer accesses).
      */
     void forEachBlock(BlockUpdate update) {
-        Blocks blocks = Blocks.local(2 + slots.length);
+        Blocks blocks = ownBlocks != null ? ownBlocks.atLeast(2 + slotCount) : Blocks.local(2 + slotCount);
         float[] p = blocks.array(0);
         float[] g = blocks.array(1);
-        float[][] s = blocks.slotArrays(slots.length);
+        float[][] s = blocks.slotArrays(slotCount);
         for (int done = 0; done < length; done += Blocks.SIZE) {
             int len = Math.min(Blocks.SIZE, length - done);
+            if (rowArray != null) {
+                System.arraycopy(rowArray, paramAt + done, p, 0, len);
+                System.arraycopy(gradientArray, gradientAt + done, g, 0, len);
+                for (int k = 0; k < slotCount; k++) {
+                    System.arraycopy(rowArray, slotAt[k] + done, s[k], 0, len);
+                }
+                update.apply(p, g, s, len);
+                System.arraycopy(p, 0, rowArray, paramAt + done, len);
+                for (int k = 0; k < slotCount; k++) {
+                    System.arraycopy(s[k], 0, rowArray, slotAt[k] + done, len);
+                }
+                continue;
+            }
             param.get(paramAt + done, p, 0, len);
             gradient.get(gradientAt + done, g, 0, len);
-            for (int k = 0; k < slots.length; k++) {
+            for (int k = 0; k < slotCount; k++) {
                 slots[k].get(slotAt[k] + done, s[k], 0, len);
             }
             update.apply(p, g, s, len);
             param.put(paramAt + done, p, 0, len);
-            for (int k = 0; k < slots.length; k++) {
+            for (int k = 0; k < slotCount; k++) {
                 slots[k].put(slotAt[k] + done, s[k], 0, len);
             }
         }

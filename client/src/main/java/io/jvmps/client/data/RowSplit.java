@@ -54,20 +54,4 @@ record RowSplit(int server, int[] positions) {
         }
         return out;
     }
-
-    /** @return the rows at this part's positions, {@code dim} floats each */
-    float[] rows(float[] all, int dim) {
-        float[] out = new float[positions.length * dim];
-        for (int i = 0; i < positions.length; i++) {
-            System.arraycopy(all, positions[i] * dim, out, i * dim, dim);
-        }
-        return out;
-    }
-
-    /** Copies this part's rows back to their positions in {@code all}. */
-    void scatter(float[] rows, float[] all, int dim) {
-        for (int i = 0; i < positions.length; i++) {
-            System.arraycopy(rows, i * dim, all, positions[i] * dim, dim);
-        }
-    }
 }

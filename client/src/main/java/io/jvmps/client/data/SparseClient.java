@@ -6,7 +6,6 @@ import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.sparse.SparseCodec;
 import io.jvmps.common.sparse.SparsePull;
-import io.jvmps.common.sparse.SparsePush;
 import io.jvmps.common.sparse.UpdateKind;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -96,10 +95,10 @@ public class SparseClient {
                     .requestResponse(Mono.just(connections.routed().first(Routes.SPARSE_PULL, request)))
                     .map(answer -> {
                         try {
-                            float[] rows = SparseCodec.decodeRows(answer.sliceData(), dim, partIds.length);
-                            bytesPulled.addAndGet(rows.length * 4L);
-                            part.scatter(rows, out, dim);
-                            return rows.length;
+                            // straight from the answer into the caller's rows, each at its position
+                            SparseCodec.decodeRowsInto(answer.sliceData(), dim, part.positions(), out);
+                            bytesPulled.addAndGet((long) partIds.length * dim * 4);
+                            return partIds.length;
                         } finally {
                             answer.release();
                         }
@@ -115,9 +114,8 @@ public class SparseClient {
     private Mono<Void> pushPart(String table, int dim, long step, UpdateKind kind, long[] ids, float[] values,
                                 RowSplit part) {
         return Mono.defer(() -> {
-            float[] rows = part.rows(values, dim);
-            ByteBuf request = SparseCodec.encodePush(alloc, new SparsePush(table, rank, step, kind, dim, part.ids(ids), rows));
-            bytesPushed.addAndGet(rows.length * 4L);
+            ByteBuf request = SparseCodec.encodePush(alloc, table, rank, step, kind, dim, ids, values, part.positions());
+            bytesPushed.addAndGet((long) part.positions().length * dim * 4);
             return connections.rsocket(part.server())
                     .requestResponse(Mono.just(connections.routed().first(Routes.SPARSE_PUSH, request)))
                     .switchIfEmpty(Mono.error(() -> new PsException(ErrorCode.INTERNAL, "no push acknowledgement")))

@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -51,22 +52,72 @@ public final class SparseCodec {
 
     /** @return a push frame */
     public static ByteBuf encodePush(ByteBufAllocator alloc, SparsePush push) {
-        byte[] name = push.table().getBytes(StandardCharsets.UTF_8);
-        ByteBuf buf = alloc.buffer(PREAMBLE + 2 + name.length + 21 + 8 * push.ids().length + 4 * push.values().length);
+        return encodePush(alloc, push.table(), push.sender(), push.step(), push.kind(), push.dim(), push.ids(),
+                push.values(), null);
+    }
+
+    /**
+     * A push frame of some of a batch's rows, written straight from the batch's arrays (no copy of the part first).
+     *
+     * @param ids       the batch's ids
+     * @param values    the batch's rows, {@code ids.length * dim} floats
+     * @param positions the positions of the rows to send, in order, or null for all of them
+     * @return the frame
+     */
+    public static ByteBuf encodePush(ByteBufAllocator alloc, String table, int sender, long step, UpdateKind kind,
+                                     int dim, long[] ids, float[] values, int[] positions) {
+        byte[] name = table.getBytes(StandardCharsets.UTF_8);
+        int count = positions == null ? ids.length : positions.length;
+        ByteBuf buf = alloc.buffer(PREAMBLE + 2 + name.length + 21 + 8 * count + 4 * count * dim);
         preamble(buf, PUSH).writeShortLE(name.length).writeBytes(name)
-                .writeIntLE(push.sender()).writeLongLE(push.step()).writeByte(push.kind().ordinal())
-                .writeIntLE(push.dim()).writeIntLE(push.ids().length);
-        writeLongs(buf, push.ids());
-        writeFloats(buf, push.values());
+                .writeIntLE(sender).writeLongLE(step).writeByte(kind.ordinal())
+                .writeIntLE(dim).writeIntLE(count);
+        if (positions == null) {
+            writeLongs(buf, ids);
+            writeFloats(buf, values);
+            return buf;
+        }
+        for (int position : positions) {
+            buf.writeLongLE(ids[position]);
+        }
+        int at = buf.writerIndex();
+        buf.ensureWritable(count * dim * 4);
+        FloatBuffer rows = buf.nioBuffer(at, count * dim * 4).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+        for (int i = 0; i < count; i++) {
+            rows.put(i * dim, values, positions[i] * dim, dim);
+        }
+        buf.writerIndex(at + count * dim * 4);
         return buf;
     }
 
     /** @return a rows frame holding {@code values.length / dim} rows */
     public static ByteBuf encodeRows(ByteBufAllocator alloc, int dim, float[] values) {
-        ByteBuf buf = alloc.buffer(PREAMBLE + 8 + 4 * values.length);
-        preamble(buf, ROWS).writeIntLE(dim).writeIntLE(values.length / dim);
-        writeFloats(buf, values);
-        return buf;
+        return encodeRows(alloc, dim, values.length / dim, rows -> rows.put(0, values));
+    }
+
+    /**
+     * A rows frame whose values the caller writes in place (a server copies its rows straight into the frame).
+     *
+     * @param count rows
+     * @param fill  gets the frame's {@code count * dim} floats as a buffer, row {@code i} at index {@code i * dim},
+     *              and writes each of them (absolute puts)
+     * @return the frame
+     */
+    public static ByteBuf encodeRows(ByteBufAllocator alloc, int dim, int count,
+                                     java.util.function.Consumer<FloatBuffer> fill) {
+        int bytes = count * dim * 4;
+        ByteBuf buf = alloc.buffer(PREAMBLE + 8 + bytes);
+        try {
+            preamble(buf, ROWS).writeIntLE(dim).writeIntLE(count);
+            int at = buf.writerIndex();
+            buf.ensureWritable(bytes);
+            fill.accept(buf.nioBuffer(at, bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer());
+            buf.writerIndex(at + bytes);
+            return buf;
+        } catch (RuntimeException e) {
+            buf.release();
+            throw e;
+        }
     }
 
     /** @throws PsException MALFORMED_FRAME naming what is wrong */
@@ -118,16 +169,33 @@ public final class SparseCodec {
      * @throws PsException MALFORMED_FRAME if the frame is not rows of that shape
      */
     public static float[] decodeRows(ByteBuf frame, int expectedDim, int expectedRows) {
+        float[] values = new float[Math.multiplyExact(expectedRows, expectedDim)];
+        int[] positions = new int[expectedRows];
+        java.util.Arrays.setAll(positions, i -> i);
+        decodeRowsInto(frame, expectedDim, positions, values);
+        return values;
+    }
+
+    /**
+     * Reads a rows frame straight into the caller's batch: row {@code i} of the frame goes to
+     * {@code out[positions[i] * dim ..]}. Everything is checked before anything is written.
+     *
+     * @param positions where each of the frame's rows belongs in {@code out}; its length is the rows expected
+     * @throws PsException MALFORMED_FRAME naming what is wrong
+     */
+    public static void decodeRowsInto(ByteBuf frame, int expectedDim, int[] positions, float[] out) {
         Reader in = new Reader(frame, ROWS, "sparse rows");
         int dim = in.dim();
         int count = in.count();
-        if (dim != expectedDim || count != expectedRows) {
-            throw malformed("sparse rows", count + " rows of dim " + dim + " where " + expectedRows
+        if (dim != expectedDim || count != positions.length) {
+            throw malformed("sparse rows", count + " rows of dim " + dim + " where " + positions.length
                     + " rows of dim " + expectedDim + " were asked for");
         }
-        float[] values = in.floats((long) count * dim);
+        FloatBuffer rows = in.floatView((long) count * dim);
         in.end();
-        return values;
+        for (int i = 0; i < count; i++) {
+            rows.get(i * dim, out, positions[i] * dim, dim);
+        }
     }
 
     private static ByteBuf preamble(ByteBuf buf, byte op) {
@@ -244,6 +312,13 @@ public final class SparseCodec {
             frame.nioBuffer(at, count * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(values);
             at += count * 8;
             return values;
+        }
+
+        FloatBuffer floatView(long count) {
+            need(4L * count);
+            FloatBuffer view = frame.nioBuffer(at, (int) count * 4).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+            at += (int) count * 4;
+            return view;
         }
 
         float[] floats(long count) {

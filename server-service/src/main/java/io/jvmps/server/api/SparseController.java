@@ -8,6 +8,7 @@ import io.jvmps.common.protocol.PushAck;
 import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.sparse.RowPlacement;
 import io.jvmps.common.sparse.SparseCodec;
+import io.netty.buffer.ByteBuf;
 import io.jvmps.common.sparse.SparsePull;
 import io.jvmps.common.sparse.SparsePush;
 import io.jvmps.common.sparse.SparseTableSpec;
@@ -94,10 +95,11 @@ public class SparseController {
             SparseTable table = tables.require(pull.table());
             checkOwned(pull.table(), pull.ids());
             int dim = table.spec().dim();
-            float[] rows = new float[pull.ids().length * dim];
-            table.pull(pull.ids(), rows);
-            metrics.bytesOut(rows.length * 4L);
-            return frames.wrap(SparseCodec.encodeRows(frames.allocator(), dim, rows));
+            long[] ids = pull.ids();
+            // the rows go from the table straight into the answer frame
+            ByteBuf answer = SparseCodec.encodeRows(frames.allocator(), dim, ids.length, out -> table.pull(ids, out));
+            metrics.bytesOut((long) ids.length * dim * 4);
+            return frames.wrap(answer);
         }));
     }
 

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * Row storage of one table: blocks of flat float arrays, each row {@code stride} floats
  * ({@code [values | optimizer state slots]}), with the row's id and update count in parallel primitive
- * arrays. No object per row. Every block but the last holds {@code rowsPerBlock} rows (about 1 M floats); the
+ * arrays. No object per row. Every block but the last holds {@code rowsPerBlock} rows (a power of two, 0.5 M to 1 M floats); the
  * last starts at {@value #FIRST_ROWS} rows and doubles until it is full, so a small table holds (and is charged
  * for) little more than its rows. A row's index never changes; growing the last block copies its arrays, so
  * callers re-read {@link #block} after an append. Not thread-safe: the table's lock guards it.
@@ -20,6 +20,9 @@ final class RowBlocks {
 
     private final int stride;
     private final int rowsPerBlock;
+    /** log2 of {@link #rowsPerBlock}: a row's block and place in it are a shift and a mask, not divisions. */
+    private final int blockShift;
+    private final int rowMask;
     private final float initialState;
     private final int dim;
     private final List<float[]> values = new ArrayList<>();
@@ -32,7 +35,9 @@ final class RowBlocks {
     RowBlocks(int dim, int stateSlots, float initialState) {
         this.dim = dim;
         this.stride = dim * (1 + stateSlots);
-        this.rowsPerBlock = Math.max(1, TARGET_BLOCK_FLOATS / stride);
+        this.rowsPerBlock = Integer.highestOneBit(Math.max(1, TARGET_BLOCK_FLOATS / stride));
+        this.blockShift = Integer.numberOfTrailingZeros(rowsPerBlock);
+        this.rowMask = rowsPerBlock - 1;
         this.initialState = initialState;
     }
 
@@ -97,26 +102,26 @@ final class RowBlocks {
         if (initialState != 0f) {
             java.util.Arrays.fill(block, at + dim, at + stride, initialState);
         }
-        ids.get(row / rowsPerBlock)[row % rowsPerBlock] = id;
+        ids.get(row >>> blockShift)[row & rowMask] = id;
         return row;
     }
 
     float[] block(int row) {
-        return values.get(row / rowsPerBlock);
+        return values.get(row >>> blockShift);
     }
 
     int offset(int row) {
-        return (row % rowsPerBlock) * stride;
+        return (row & rowMask) * stride;
     }
 
     /** @return the row's update count after adding one */
     int nextStep(int row) {
-        int[] block = steps.get(row / rowsPerBlock);
-        return ++block[row % rowsPerBlock];
+        int[] block = steps.get(row >>> blockShift);
+        return ++block[row & rowMask];
     }
 
     long id(int row) {
-        return ids.get(row / rowsPerBlock)[row % rowsPerBlock];
+        return ids.get(row >>> blockShift)[row & rowMask];
     }
 
     int rows() {
@@ -135,7 +140,7 @@ final class RowBlocks {
         float[] data = new float[Math.multiplyExact(rows, stride)];
         for (int row = 0; row < rows; row++) {
             idCopy[row] = id(row);
-            stepCopy[row] = steps.get(row / rowsPerBlock)[row % rowsPerBlock];
+            stepCopy[row] = steps.get(row >>> blockShift)[row & rowMask];
             System.arraycopy(block(row), offset(row), data, row * stride, stride);
         }
         return new SparseRows(spec, stride / dim - 1, updates, idCopy, stepCopy, data);
@@ -154,7 +159,7 @@ final class RowBlocks {
     int appendCopy(SparseRows from, int index) {
         int row = append(from.ids()[index], from.data(), index * stride);
         System.arraycopy(from.data(), index * stride, block(row), offset(row), stride);
-        steps.get(row / rowsPerBlock)[row % rowsPerBlock] = from.steps()[index];
+        steps.get(row >>> blockShift)[row & rowMask] = from.steps()[index];
         return row;
     }
 }

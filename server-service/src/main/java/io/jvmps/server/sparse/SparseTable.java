@@ -8,6 +8,7 @@ import io.jvmps.server.store.MemoryBudget;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sparse.DistinctIds;
+import io.jvmps.common.sparse.RepeatFinder;
 import io.jvmps.common.sparse.SparseTableSpec;
 import io.jvmps.common.sparse.SparseTableStatus;
 import io.jvmps.common.sparse.UpdateKind;
@@ -20,7 +21,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 /**
  * One sparse table's rows on this server. A row exists only once a push touched it; until then a pull
  * reads its initial value from {@link RowInitializer}, so pulls never allocate. A push deduplicates its
- * ids (summing the values of repeated ids), checks everything, reserves memory for the rows it creates,
+ * ids (summing the values of repeated ids; a push that repeats none, as clients send them, is applied as it came), checks everything, reserves memory for the rows it creates,
  * and only then changes rows, so a rejected push changes nothing. Pulls share a read lock; pushes take the
  * write lock. Thread-safe.
  */
@@ -60,17 +61,34 @@ public final class SparseTable {
      * @throws PsException INVALID_ARGUMENT if an id repeats (nothing is answered twice)
      */
     public void pull(long[] ids, float[] out) {
-        int dim = spec.dim();
         requireLength(out.length, ids.length, "pull destination");
+        pull(ids, java.nio.FloatBuffer.wrap(out));
+    }
+
+    /**
+     * Reads rows straight into a buffer (a pull's answer frame), with absolute puts.
+     *
+     * @param ids distinct ids
+     * @param out receives {@code ids.length * dim} floats from index 0, row {@code i} at {@code i * dim}
+     * @throws PsException INVALID_ARGUMENT if an id repeats, SHAPE_MISMATCH if {@code out} is too small
+     */
+    public void pull(long[] ids, java.nio.FloatBuffer out) {
+        int dim = spec.dim();
+        if (out.limit() < (long) ids.length * dim) {
+            requireLength(out.limit(), ids.length, "pull destination");
+        }
         requireDistinct(ids);
+        float[] initial = null;
         lock.readLock().lock();
         try {
             for (int i = 0; i < ids.length; i++) {
                 long row = rowOf.get(ids[i]);
                 if (row == ABSENT) {
-                    RowInitializer.fill(spec.seed(), ids[i], spec.initScale(), out, i * dim, dim);
+                    initial = initial == null ? new float[dim] : initial;
+                    RowInitializer.fill(spec.seed(), ids[i], spec.initScale(), initial, 0, dim);
+                    out.put(i * dim, initial, 0, dim);
                 } else {
-                    System.arraycopy(blocks.block((int) row), blocks.offset((int) row), out, i * dim, dim);
+                    out.put(i * dim, blocks.block((int) row), blocks.offset((int) row), dim);
                 }
             }
         } finally {
@@ -132,27 +150,36 @@ public final class SparseTable {
                         + values[i] + " for id " + ids[i / dim] + " element " + (i % dim));
             }
         }
-        DistinctIds distinct = DistinctIds.of(ids);
-        float[] sums = distinct.sum(values, dim);
+        // as clients send them, a push names each row once and is applied as it came; else repeats are summed
+        boolean asSent = RepeatFinder.firstRepeat(ids) < 0;
+        DistinctIds distinct = asSent ? null : DistinctIds.of(ids);
+        long[] unique = asSent ? ids : distinct.ids();
+        float[] sums = asSent ? values : distinct.sum(values, dim);
         lock.writeLock().lock();
         try {
-            long[] found = reserveFor(distinct.ids());
-            float[] initial = new float[dim];
-            for (int i = 0; i < distinct.ids().length; i++) {
-                long id = distinct.ids()[i];
-                long row = found[i];
-                if (row == ABSENT) {
-                    RowInitializer.fill(spec.seed(), id, spec.initScale(), initial, 0, dim);
-                    row = blocks.append(id, initial, 0);
-                    rowOf.put(id, row);
-                }
-                apply((int) row, sums, i * dim, kind);
-            }
-            updates++;
-            return distinct.ids().length;
+            applyAll(unique, reserveFor(unique), sums, kind);
+            return unique.length;
         } finally {
             lock.writeLock().unlock();
         }
+    }
+
+    /** Applies distinct rows' values (row {@code i} at {@code i * dim}); creates the {@link #ABSENT} ones first. */
+    private void applyAll(long[] distinctIds, long[] found, float[] values, UpdateKind kind) {
+        int dim = spec.dim();
+        float[] initial = null;
+        for (int i = 0; i < distinctIds.length; i++) {
+            long row = found[i];
+            if (row == ABSENT) {
+                long id = distinctIds[i];
+                initial = initial == null ? new float[dim] : initial;
+                RowInitializer.fill(spec.seed(), id, spec.initScale(), initial, 0, dim);
+                row = blocks.append(id, initial, 0);
+                rowOf.put(id, row);
+            }
+            apply((int) row, values, i * dim, kind);
+        }
+        updates++;
     }
 
     private void apply(int row, float[] values, int offset, UpdateKind kind) {
@@ -199,14 +226,10 @@ public final class SparseTable {
     }
 
     private void requireDistinct(long[] ids) {
-        int[] indexOf = DistinctIds.of(ids).indexOf();
-        int seen = 0;
-        for (int i = 0; i < ids.length; i++) {
-            if (indexOf[i] < seen) {
-                throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse pull from '" + spec.name()
-                        + "' names id " + ids[i] + " twice; ask for each row once");
-            }
-            seen++;
+        int repeat = RepeatFinder.firstRepeat(ids);
+        if (repeat >= 0) {
+            throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse pull from '" + spec.name()
+                    + "' names id " + ids[repeat] + " twice; ask for each row once");
         }
     }
 
