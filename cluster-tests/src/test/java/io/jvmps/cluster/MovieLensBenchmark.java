@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("benchmark")
 class MovieLensBenchmark {
     private static final Pattern RESULT = Pattern.compile(
-            "RESULT sse=(\\S+) sae=\\S+ n=(\\d+) steps=(\\d+) rmse=\\S+ seconds=([0-9.]+)");
+            "RESULT sse=(\\S+) sae=\\S+ n=(\\d+) steps=(\\d+) rmse=\\S+ seconds=([0-9.]+) pull=([0-9.]+) "
+                    + "compute=([0-9.]+) push=([0-9.]+)");
 
     @Test
     void twoServersAndTwoWorkersAgainstOneProcess() throws Exception {
@@ -30,6 +31,7 @@ class MovieLensBenchmark {
         double squared = 0;
         long ratings = 0;
         long steps = 0;
+        double[] phases = new double[3]; // pull, compute, push: summed over the programs
         try (LocalCluster cluster = new LocalCluster("movielens-bench")) {
             Path out = cluster.freshDir("model");
             cluster.startScheduler(2, 2);
@@ -51,6 +53,9 @@ class MovieLensBenchmark {
                 ratings += Long.parseLong(result.group(2));
                 steps = Math.max(steps, Long.parseLong(result.group(3)));
                 clusterSeconds = Math.max(clusterSeconds, Double.parseDouble(result.group(4)));
+                for (int p = 0; p < 3; p++) {
+                    phases[p] += Double.parseDouble(result.group(5 + p)) / programs.length;
+                }
             }
         }
         double clusterRmse = Math.sqrt(squared / ratings);
@@ -64,8 +69,11 @@ class MovieLensBenchmark {
         double aloneRmse = alone.testRmse();
         BenchmarkReport.record(String.format(Locale.ROOT, "MovieLens factorisation with genres, %d epoch(s): 2 servers "
                         + "x 2 workers %.1f s (%d steps each, %.1f ms/step), test RMSE %.4f; one process (plain Java) "
-                        + "%.1f s, test RMSE %.4f; time ratio %.1fx", epochs, clusterSeconds, steps,
-                1000 * clusterSeconds / steps, clusterRmse, aloneSeconds, aloneRmse, clusterSeconds / aloneSeconds));
+                        + "%.1f s, test RMSE %.4f; time ratio %.1fx; a program's step: pull+wait %.1f ms, compute "
+                        + "%.1f ms, push %.1f ms (the parameter server's share %.0f %%)", epochs, clusterSeconds, steps,
+                1000 * clusterSeconds / steps, clusterRmse, aloneSeconds, aloneRmse, clusterSeconds / aloneSeconds,
+                1000 * phases[0] / steps, 1000 * phases[1] / steps, 1000 * phases[2] / steps,
+                100 * (phases[0] + phases[2]) / (phases[0] + phases[1] + phases[2])));
         assertThat(clusterRmse).isLessThan(1.0);
         assertThat(aloneRmse).isLessThan(1.0);
     }

@@ -52,6 +52,9 @@ class SparseBenchmark {
     /** Declares the tables, on the connections of the run. */
     private ControlClient control;
     private static final int MEMORY_ROWS = 400_000;
+    private static final int SCALING_WORKERS = 4;
+    /** The servers of the running phase, for phases that open connections of their own. */
+    private List<NodeInfo> serverNodes;
 
     /** One phase's run on its own pair of servers. */
     @FunctionalInterface
@@ -64,7 +67,7 @@ class SparseBenchmark {
     void sparsePullLatencyAndMemoryPerRow() throws Exception {
         // -Dsparse.phases=latency,cpu runs some phases only (e.g. to profile one with JFR)
         java.util.Set<String> phases = java.util.Set.of(System.getProperty("sparse.phases",
-                "memory,latency,cpu").split(","));
+                "memory,latency,cpu,scaling").split(","));
         try (LocalCluster cluster = new LocalCluster("sparse-benchmark")) {
             if (phases.contains("memory") || phases.contains("latency")) {
                 onFreshServers(cluster, "a", (connections, sparse, servers, httpPorts) -> {
@@ -80,17 +83,29 @@ class SparseBenchmark {
                 onFreshServers(cluster, "b", (connections, sparse, servers, httpPorts) ->
                         smallRequestCpu(connections, sparse, servers));
             }
+            if (phases.contains("scaling")) { // ASYNC servers expecting 4 workers: no barrier between them
+                onFreshServers(cluster, "c", SCALING_WORKERS, (connections, sparse, servers, httpPorts) ->
+                        scaling(connections, cluster.secret()), "--ps.consistency.mode=ASYNC");
+            }
         }
     }
 
     /** Starts 2 servers named {@code <prefix>-server-<rank>}, runs the phase against them and stops them. */
     private void onFreshServers(LocalCluster cluster, String prefix, Phase phase) throws Exception {
+        onFreshServers(cluster, prefix, 1, phase);
+    }
+
+    /** Starts 2 servers for a job of {@code workers} workers, with more server arguments, runs the phase, stops them. */
+    private void onFreshServers(LocalCluster cluster, String prefix, int workers, Phase phase, String... more)
+            throws Exception {
         int[] ports = {LocalCluster.freePort(), LocalCluster.freePort()};
         List<NodeProcess> servers = new ArrayList<>();
         for (int s = 0; s < 2; s++) {
-            servers.add(cluster.startServerNamed(prefix + "-server-" + s, 2, 1, "--ps.scheduler.enabled=false",
+            List<String> args = new ArrayList<>(List.of("--ps.scheduler.enabled=false",
                     "--ps.server.rank=" + s, "--spring.rsocket.server.port=" + ports[s], "--ps.optimizer.type=ADAM",
                     "--ps.optimizer.learning-rate=0.001"));
+            args.addAll(List.of(more));
+            servers.add(cluster.startServerNamed(prefix + "-server-" + s, 2, workers, args.toArray(String[]::new)));
         }
         List<Integer> httpPorts = new ArrayList<>();
         List<NodeInfo> nodes = new ArrayList<>();
@@ -100,6 +115,7 @@ class SparseBenchmark {
             httpPorts.add(Integer.parseInt(http.group(1)));
             nodes.add(new NodeInfo("bench-" + s, NodeRole.SERVER, s, "127.0.0.1", ports[s], 0, NodeState.ALIVE, 0));
         }
+        serverNodes = nodes;
         try (ServerConnections connections = new ServerConnections(nodes,
                 ConnectionSettings.plain(ClusterSecret.of(cluster.secret())))) {
             SparseClient sparse = new SparseClient(connections, 0, Duration.ofMinutes(2), 1 << 20);
@@ -219,6 +235,77 @@ class SparseBenchmark {
                         + "CPU %.3f ms per sparse round (%d rounds after %d warm-up)", rows, dim, p50,
                 percentile(millis, 0.99), denseP50, percentile(denseMillis, 0.99), p50 / denseP50,
                 serverNanos / 1e6 / rounds, workerNanos / 1e6 / rounds, rounds, rounds));
+    }
+
+    /**
+     * Several workers at once: {@value #SCALING_WORKERS} workers (threads of this JVM, each with its own connections
+     * and rank, as separate worker processes have) each run rounds of a sparse pull and push of 256 rows of dim 8
+     * and a dense push and pull of 1 MiB, all at the same time; aggregate rows and megabytes per second against one
+     * worker alone on the same servers in the same run.
+     */
+    private void scaling(ServerConnections connections, String secret) throws Exception {
+        int rounds = Integer.getInteger("sparse.scaling-rounds", 150);
+        control.declareSparse(new SparseTableSpec("scale8", 8, 4, 0.01f, "SGD"));
+        ShardMap map = ShardMap.compute(List.of(new ParamSpec("dense1m", new long[] {ROWS * DIM})), 2);
+        new DenseClient(connections, map, 0, Duration.ofMinutes(2), TensorChunker.DEFAULT_CHUNK_BYTES)
+                .init(new INDArray[] {Nd4j.rand(DataType.FLOAT, ROWS * DIM)});
+        double alone = aggregateRounds(secret, map, 1, rounds);
+        double together = aggregateRounds(secret, map, SCALING_WORKERS, rounds);
+        double rowsPerRound = 2 * 256;
+        double megabytesPerRound = 2.0 * ROWS * DIM * 4 / 1e6;
+        BenchmarkReport.record(String.format(Locale.ROOT, "%d workers x 2 servers, each round a sparse pull + push of "
+                        + "256 rows x dim 8 and a dense push + pull of 1 MiB (ASYNC): %.0f rows/s and %.0f MB/s in all, "
+                        + "against 1 worker alone: %.0f rows/s and %.0f MB/s; scaling %.2fx (%d rounds per worker)",
+                SCALING_WORKERS, together * rowsPerRound, together * megabytesPerRound, alone * rowsPerRound,
+                alone * megabytesPerRound, together / alone, rounds));
+        assertThat(together).isPositive();
+    }
+
+    /** @return rounds per second of {@code workers} workers running {@code rounds} rounds each at once */
+    private double aggregateRounds(String secret, ShardMap map, int workers, int rounds) throws Exception {
+        List<ServerConnections> opened = new ArrayList<>();
+        try {
+            List<java.util.concurrent.Callable<Void>> loops = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                ServerConnections connections = new ServerConnections(serverNodes,
+                        ConnectionSettings.plain(ClusterSecret.of(secret)));
+                opened.add(connections);
+                int rank = w;
+                SparseClient sparse = new SparseClient(connections, rank, Duration.ofMinutes(2), 1 << 20);
+                DenseClient dense = new DenseClient(connections, map, rank, Duration.ofMinutes(2),
+                        TensorChunker.DEFAULT_CHUNK_BYTES);
+                loops.add(() -> {
+                    SplittableRandom random = new SplittableRandom(11 + rank);
+                    float[] rows = new float[256 * 8];
+                    float[] gradient = new float[256 * 8];
+                    Arrays.fill(gradient, 0.001f);
+                    INDArray[] denseGradient = {Nd4j.zeros(DataType.FLOAT, ROWS * DIM)};
+                    INDArray[] into = {Nd4j.create(DataType.FLOAT, ROWS * DIM)};
+                    for (int round = 0; round < rounds; round++) {
+                        long[] ids = random.longs(256 * 4L, 0, 100_000).distinct().limit(256).toArray();
+                        sparse.pull("scale8", 8, ids, rows);
+                        sparse.push("scale8", 8, round, UpdateKind.GRADIENT, ids, gradient);
+                        dense.push(round, denseGradient);
+                        dense.pull(0, into);
+                    }
+                    return null;
+                });
+            }
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(workers);
+            try {
+                long start = System.nanoTime();
+                for (java.util.concurrent.Future<Void> done : pool.invokeAll(loops)) {
+                    done.get(10, java.util.concurrent.TimeUnit.MINUTES);
+                }
+                return (double) workers * rounds / ((System.nanoTime() - start) / 1e9);
+            } finally {
+                pool.shutdownNow();
+            }
+        } finally {
+            for (ServerConnections c : opened) {
+                c.close();
+            }
+        }
     }
 
     /** @return the wall times of {@code rounds} dense push + pull rounds of one float per server, after as many warm-up */

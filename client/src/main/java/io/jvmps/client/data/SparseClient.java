@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public class SparseClient {
     private static final int HEADER_ROOM = 256;
+    /** Most requests of one call in flight at once (each at most {@code maxFrameBytes}). */
+    private static final int MAX_IN_FLIGHT = 32;
 
     private final ServerConnections connections;
     private final int rank;
@@ -48,14 +50,38 @@ public class SparseClient {
     }
 
     /**
+     * One table's rows in a call over several tables: {@code ids} and {@code ids.length * dim} floats of
+     * {@code values}, row {@code i} at {@code i * dim} (filled by a pull, sent by a push).
+     *
+     * @param table  the table's name
+     * @param dim    floats per row
+     * @param ids    the rows' ids (distinct for a pull)
+     * @param values the rows
+     */
+    public record Rows(String table, int dim, long[] ids, float[] values) {
+    }
+
+    /**
      * Reads rows.
      *
      * @param ids distinct ids
      * @param out receives {@code ids.length * dim} floats, row {@code i} at {@code i * dim}
      */
     public void pull(String table, int dim, long[] ids, float[] out) {
-        Flux.fromIterable(RowSplit.of(ids, connections.size(), maxRows(dim)))
-                .flatMap(part -> pullPart(table, dim, ids, part, out), 2 * connections.size())
+        pull(List.of(new Rows(table, dim, ids, out)));
+    }
+
+    /**
+     * Reads the rows of several tables with every request in flight at once (one round trip for a step's tables,
+     * not one per table).
+     *
+     * @param tables each table's distinct ids and where its rows go
+     */
+    public void pull(List<Rows> tables) {
+        Flux.fromIterable(tables)
+                .flatMapIterable(t -> RowSplit.of(t.ids(), connections.size(), maxRows(t.dim())).stream()
+                        .map(part -> pullPart(t.table(), t.dim(), t.ids(), part, t.values())).toList())
+                .flatMap(part -> part, inFlight(tables.size()))
                 .then()
                 .block(timeout.plusSeconds(5));
     }
@@ -67,10 +93,27 @@ public class SparseClient {
      * @param values {@code ids.length * dim} floats
      */
     public void push(String table, int dim, long step, UpdateKind kind, long[] ids, float[] values) {
-        Flux.fromIterable(RowSplit.of(ids, connections.size(), maxRows(dim)))
-                .flatMap(part -> pushPart(table, dim, step, kind, ids, values, part), 2 * connections.size())
+        push(step, kind, List.of(new Rows(table, dim, ids, values)));
+    }
+
+    /**
+     * Sends the rows of several tables with every request in flight at once; returns once every owning server
+     * applied its rows of every table.
+     *
+     * @param tables each table's ids (repeats allowed) and rows
+     */
+    public void push(long step, UpdateKind kind, List<Rows> tables) {
+        Flux.fromIterable(tables)
+                .flatMapIterable(t -> RowSplit.of(t.ids(), connections.size(), maxRows(t.dim())).stream()
+                        .map(part -> pushPart(t.table(), t.dim(), step, kind, t.ids(), t.values(), part)).toList())
+                .flatMap(part -> part, inFlight(tables.size()))
                 .then()
                 .block(timeout.plusSeconds(5));
+    }
+
+    /** @return requests in flight at once: two per server and table, at most {@value #MAX_IN_FLIGHT} */
+    private int inFlight(int tables) {
+        return Math.min(MAX_IN_FLIGHT, 2 * connections.size() * Math.max(1, tables));
     }
 
     /** @return float32 bytes pushed so far */

@@ -278,6 +278,7 @@ public final class SameDiffTrainer {
         long examples = 0;
         double loss = Double.NaN;
         Throughput throughput = new Throughput();
+        PhaseTimes times = new PhaseTimes();
         GeoRounds geo = job.semantics().mode() == ConsistencyMode.GEO
                 ? new GeoRounds(graph, params, job.semantics().geoInterval(), job.semantics().geoLearningRate(),
                 job.workers(), end) : null;
@@ -291,6 +292,7 @@ public final class SameDiffTrainer {
                     StepSource.Step next = steps.next();
                     LabeledData batch = next.batch();
                     try {
+                        times.start();
                         if (geo == null || !geo.pulled()) {
                             pullInto(values, params, geo == null ? step : 0);
                             if (geo != null) {
@@ -300,11 +302,14 @@ public final class SameDiffTrainer {
                         TableRows rows = graph.tables().isEmpty() ? null : TableRows.of(graph.tables(), batch.ids());
                         StepResult result;
                         if (rows == null) {
+                            times.pulled();
                             result = graph.gradients(batch.features(), batch.labels());
                         } else {
                             tableStep.fill(rows, sparse);
+                            times.pulled();
                             result = graph.gradients(batch.features(), batch.labels(), rows.lookupRows(), batch.ids());
                         }
+                        times.computed();
                         if (!Double.isFinite(result.loss())) {
                             throw new PsException(ErrorCode.INVALID_ARGUMENT, "step " + step + " gave loss "
                                     + result.loss() + ": not pushed (check the data and the learning rate)");
@@ -334,6 +339,7 @@ public final class SameDiffTrainer {
                                 geo.pulledFrom(values);
                             }
                         }
+                        times.pushed(); // a GEO round's pull at its end counts here too
                         loss = result.loss();
                     } catch (PsException e) {
                         ServerRecovery.Resumed resumed = job.resume(dense, e);   // rethrows what is no server loss
@@ -371,7 +377,7 @@ public final class SameDiffTrainer {
         if (geo == null) {
             pullInto(values, params, step);
         }
-        return new Result(step - first, loss, examples, (System.nanoTime() - started) / 1e9);
+        return new Result(step - first, loss, examples, (System.nanoTime() - started) / 1e9, times.seconds());
     }
 
     /**
@@ -494,8 +500,21 @@ public final class SameDiffTrainer {
      * @param lastLoss the last batch's mean loss
      * @param examples examples trained on
      * @param seconds  wall time, pulls and pushes included
+     * @param phases   that time by phase
      */
-    public record Result(long steps, double lastLoss, long examples, double seconds) {
+    public record Result(long steps, double lastLoss, long examples, double seconds, Phases phases) {
+    }
+
+    /**
+     * A fit's wall time by phase, summed over its steps; the parameter server's share of a step is
+     * {@code (pull + push) / seconds}.
+     *
+     * @param pullSeconds    reading dense parameters (in SYNC and SSP including the wait for the other workers) and
+     *                       table rows
+     * @param computeSeconds the graph's forward and backward passes
+     * @param pushSeconds    sending row and dense gradients (until the servers acknowledged them)
+     */
+    public record Phases(double pullSeconds, double computeSeconds, double pushSeconds) {
     }
 
     /**

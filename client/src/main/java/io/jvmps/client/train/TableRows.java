@@ -135,8 +135,18 @@ final class TableRows {
     /** Pulls every table's distinct rows. */
     void pull(SparseClient client) {
         rows.clear();
+        List<SparseClient.Rows> calls = new java.util.ArrayList<>();
         for (int t = 0; t < tables.list().size(); t++) {
-            rows.add(pullTable(client, t));
+            GraphTables.Table table = tables.list().get(t);
+            long[] ids = distinct.get(t).ids();
+            float[] out = new float[ids.length * table.dim()];
+            rows.add(out);
+            if (ids.length > 0) {
+                calls.add(new SparseClient.Rows(table.variable(), table.dim(), ids, out));
+            }
+        }
+        if (!calls.isEmpty()) {
+            client.pull(calls); // every table's requests at once: one round trip per step, not one per table
         }
     }
 
@@ -233,8 +243,16 @@ final class TableRows {
     /** Pushes each table's distinct rows' summed gradients for {@code step}. */
     void push(SparseClient client, long step, StepResult result) {
         List<float[]> gradients = rowGradients(step, result);
+        List<SparseClient.Rows> calls = new java.util.ArrayList<>();
         for (int t = 0; t < tables.list().size(); t++) {
-            pushTable(client, step, t, gradients.get(t));
+            GraphTables.Table table = tables.list().get(t);
+            long[] ids = distinct.get(t).ids();
+            if (ids.length > 0) {
+                calls.add(new SparseClient.Rows(table.variable(), table.dim(), ids, gradients.get(t)));
+            }
+        }
+        if (!calls.isEmpty()) {
+            client.push(step, UpdateKind.GRADIENT, calls);
         }
     }
 

@@ -28,16 +28,21 @@ final class RowMapClient extends SparseClient {
     }
 
     @Override
-    public synchronized void pull(String table, int dim, long[] ids, float[] out) {
-        pulls.add(ids.clone());
-        for (int i = 0; i < ids.length; i++) {
-            System.arraycopy(rows.computeIfAbsent(ids[i], k -> new float[] {k, -k}), 0, out, i * dim, dim);
+    public synchronized void pull(List<Rows> tables) { // the one-table pull comes here too
+        for (Rows t : tables) {
+            pulls.add(t.ids().clone());
+            for (int i = 0; i < t.ids().length; i++) {
+                System.arraycopy(rows.computeIfAbsent(t.ids()[i], k -> new float[] {k, -k}), 0, t.values(),
+                        i * t.dim(), t.dim());
+            }
         }
     }
 
     @Override
-    public void push(String table, int dim, long step, UpdateKind kind, long[] ids, float[] values) {
-        pushes.add(new Object[] {table, step, kind, ids.clone(), values.clone()});
+    public void push(long step, UpdateKind kind, List<Rows> tables) {
+        for (Rows t : tables) {
+            pushes.add(new Object[] {t.table(), step, kind, t.ids().clone(), t.values().clone()});
+        }
     }
 
     /** @return {@code prediction = scale * sum(users[user])} with table {@code users [10, 2]} */

@@ -40,7 +40,8 @@ import java.util.Map;
  *
  * The servers' optimizer trains every table and the mean (ADAGRAD with learning rate 0.04 and initial accumulator
  * 0 gets test RMSE about 0.855 in 10 epochs). It prints
- * {@code RESULT sse=<squared errors> sae=<absolute errors> n=<ratings> steps=<n> rmse=<its shard's> seconds=<training>};
+ * {@code RESULT sse=<squared errors> sae=<absolute errors> n=<ratings> steps=<n> rmse=<its shard's> seconds=<training>
+ * pull=<of which reading parameters, waits included> compute=<the graph> push=<sending gradients>};
  * it exits with 1 on any error.
  */
 public final class MovieLensTraining {
@@ -98,9 +99,11 @@ public final class MovieLensTraining {
                 Files.createDirectories(out);
                 trainer.save(out.resolve("ratings.sd"));
             }
-            System.out.println(String.format(Locale.ROOT, "RESULT sse=%.6f sae=%.6f n=%d steps=%d rmse=%.4f seconds=%.1f",
-                    score.squaredError(), score.absoluteError(), score.targets(), result.steps(), score.rmse(),
-                    result.seconds()));
+            SameDiffTrainer.Phases phases = result.phases();
+            System.out.println(String.format(Locale.ROOT, "RESULT sse=%.6f sae=%.6f n=%d steps=%d rmse=%.4f seconds=%.1f"
+                            + " pull=%.1f compute=%.1f push=%.1f", score.squaredError(), score.absoluteError(),
+                    score.targets(), result.steps(), score.rmse(), result.seconds(), phases.pullSeconds(),
+                    phases.computeSeconds(), phases.pushSeconds()));
         } catch (RuntimeException e) {
             System.err.println("training failed: " + e.getMessage());
             System.exit(1);

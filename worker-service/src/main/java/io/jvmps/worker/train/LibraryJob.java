@@ -118,8 +118,9 @@ public final class LibraryJob {
         } finally {
             io.jvmps.worker.train.progress.CacheLog.log(trainer.cacheStats()); // after a stop too
         }
-        log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s, last loss %.6f", result.steps(),
-                result.seconds(), result.lastLoss()));
+        log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (pull+wait %.1f s, compute %.1f s, "
+                        + "push %.1f s), last loss %.6f", result.steps(), result.seconds(), result.phases().pullSeconds(),
+                result.phases().computeSeconds(), result.phases().pushSeconds(), result.lastLoss()));
         state.update(s -> new TrainingState.Snapshot(TrainingState.Phase.EVALUATING, s.rank(), s.nodeId(), s.epoch(),
                 s.step(), result.steps(), result.steps(), result.lastLoss(), s.samplesPerSecond(), s.bytesPushed(),
                 s.bytesPulled(), Double.NaN, null));

@@ -132,10 +132,11 @@ public class CtrJob {
             CacheLog.log(trainer.cacheStats());
         }
         TrainingState.Snapshot trained = state.get();
-        log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s), last loss %.6f; "
-                        + "pushed %d bytes, pulled %d bytes (dense and sparse)", trainer.step(), result.seconds(),
-                result.examples() / Math.max(1e-9, result.seconds()), result.lastLoss(), trained.bytesPushed(),
-                trained.bytesPulled()));
+        log.info(String.format(Locale.ROOT, "Training finished: %d steps in %.1f s (%.1f samples/s; pull+wait %.1f s, "
+                        + "compute %.1f s, push %.1f s), last loss %.6f; pushed %d bytes, pulled %d bytes (dense and "
+                        + "sparse)", trainer.step(), result.seconds(), result.examples() / Math.max(1e-9, result.seconds()),
+                result.phases().pullSeconds(), result.phases().computeSeconds(), result.phases().pushSeconds(),
+                result.lastLoss(), trained.bytesPushed(), trained.bytesPulled()));
         state.phase(TrainingState.Phase.EVALUATING);
         IndexRange range = EpochBatches.shardRange(test.size(), workers, rank);
         CtrEvaluation evaluation = CtrEvaluation.run(trainer, test, range.from(), range.to(),
