@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -76,5 +77,79 @@ class MovieLensBenchmark {
                 100 * (phases[0] + phases[2]) / (phases[0] + phases[1] + phases[2])));
         assertThat(clusterRmse).isLessThan(1.0);
         assertThat(aloneRmse).isLessThan(1.0);
+    }
+    /**
+     * The same model on the client's raw sparse API ({@link RawApiFactorisation}), as a user's own loop would be: 2
+     * workers (threads of this JVM, each joined with {@code PsJob} and its own connections) train their halves of
+     * each epoch through 2 servers, rows only, no barrier; against {@link OneProcessFactorisation} in the same run.
+     */
+    @Test
+    void rawSparseApiAgainstOneProcess() throws Exception {
+        int epochs = Integer.getInteger("movielens.epochs", 1);
+        OneProcessFactorisation alone = new OneProcessFactorisation(TestPaths.movielens());
+        RawApiFactorisation[] models = {new RawApiFactorisation(alone), new RawApiFactorisation(alone)};
+        double seconds;
+        double warmSeconds;
+        double rmse;
+        try (LocalCluster cluster = new LocalCluster("movielens-raw")) {
+            cluster.startScheduler(2, 2);
+            String[] serverArgs = {"--ps.optimizer.type=ADAGRAD", "--ps.optimizer.learning-rate=0.04",
+                    "--ps.optimizer.initial-accumulator=0"};
+            cluster.startServer(0, 2, 2, serverArgs);
+            cluster.startServer(1, 2, 2, serverArgs);
+            io.jvmps.client.ClientSettings settings = io.jvmps.client.ClientSettings.of("127.0.0.1",
+                    cluster.schedulerPort(), cluster.secret());
+            java.util.concurrent.CyclicBarrier ready = new java.util.concurrent.CyclicBarrier(2);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                List<java.util.concurrent.Future<double[]>> runs = new java.util.ArrayList<>();
+                for (int w = 0; w < 2; w++) {
+                    RawApiFactorisation model = models[w];
+                    runs.add(pool.submit(() -> {
+                        try (io.jvmps.client.PsJob job = io.jvmps.client.PsJob.join(settings)) {
+                            job.declareTables(RawApiFactorisation.tables());
+                            io.jvmps.client.data.SparseClient sparse = job.sparse();
+                            ready.await(5, java.util.concurrent.TimeUnit.MINUTES); // both joined: the clock starts
+                            long start = System.nanoTime();
+                            long afterFirst = start;
+                            for (int e = 0; e < epochs; e++) {
+                                model.epoch(sparse, 7 + e, job.rank(), job.workers());
+                                afterFirst = e == 0 ? System.nanoTime() : afterFirst;
+                            }
+                            long end = System.nanoTime();
+                            double took = (end - start) / 1e9;
+                            double warm = (end - afterFirst) / 1e9; // every epoch but the first (JIT warm-up)
+                            ready.await(5, java.util.concurrent.TimeUnit.MINUTES); // both done: the rows are final
+                            double score = job.rank() == 0 ? model.testRmse(sparse) : Double.NaN;
+                            return new double[] {took, score, warm};
+                        }
+                    }));
+                }
+                double[] first = runs.get(0).get(10, java.util.concurrent.TimeUnit.MINUTES);
+                double[] second = runs.get(1).get(10, java.util.concurrent.TimeUnit.MINUTES);
+                seconds = Math.max(first[0], second[0]);
+                warmSeconds = Math.max(first[2], second[2]);
+                rmse = Double.isNaN(first[1]) ? second[1] : first[1];
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        long start = System.nanoTime();
+        long afterFirst = start;
+        for (int e = 0; e < epochs; e++) {
+            alone.epoch(7 + e);
+            afterFirst = e == 0 ? System.nanoTime() : afterFirst;
+        }
+        long end = System.nanoTime();
+        double aloneSeconds = (end - start) / 1e9;
+        double aloneWarm = (end - afterFirst) / 1e9;
+        BenchmarkReport.record(String.format(Locale.ROOT, "MovieLens factorisation with genres on the raw sparse API, "
+                        + "%d epoch(s): 2 servers x 2 workers %.2f s, test RMSE %.4f; one process (plain Java) %.2f s, "
+                        + "test RMSE %.4f; time ratio %.1fx; after the first epoch %.2f s against %.2f s, ratio %.1fx; "
+                        + "worker 0's pulls %.2f s, computation %.2f s, pushes %.2f s",
+                epochs, seconds, rmse, aloneSeconds, alone.testRmse(), seconds / aloneSeconds, warmSeconds, aloneWarm,
+                warmSeconds / aloneWarm,
+                models[0].phaseSeconds()[0], models[0].phaseSeconds()[1], models[0].phaseSeconds()[2]));
+        assertThat(rmse).isLessThan(1.0);
     }
 }

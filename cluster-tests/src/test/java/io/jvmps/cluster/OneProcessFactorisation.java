@@ -22,16 +22,16 @@ import java.util.SplittableRandom;
 final class OneProcessFactorisation {
     static final int BATCH = 256;
     static final double RATE = 0.04;
-    private static final int FACTORS = 32;
-    private static final double L2 = 0.1;
-    private static final double BIAS_L2 = 0.01;
-    private static final double GENRE_L2 = 0.001;
+    static final int FACTORS = 32;
+    static final double L2 = 0.1;
+    static final double BIAS_L2 = 0.01;
+    static final double GENRE_L2 = 0.001;
     private static final CsvFormat FORMAT = CsvFormat.of("rating", true, ",").withLabel(LabelKind.REAL)
             .withColumn("userId", ColumnKind.ID).withColumn("movieId", ColumnKind.ID)
             .withColumn("genres", ColumnKind.HASHED_IDS);
 
     /** Ratings as arrays: user, movie, genre indices (dense, per data set), the rating. */
-    private record Ratings(int[] users, int[] movies, int[][] genres, float[] labels) {
+    record Ratings(int[] users, int[] movies, int[][] genres, float[] labels) {
         static Ratings read(Path file, Map<Long, Integer> genreIndex) {
             CsvFile csv = CsvFile.open(file, FORMAT, 0);
             LabeledData rows = csv.rows(0, csv.size());
@@ -110,9 +110,18 @@ final class OneProcessFactorisation {
         movieBias = new Table(163_950, 1, 0, random);
     }
 
-    /** Trains one pass over the training ratings in a seeded shuffled order. */
-    void epoch(long seed) {
-        int n = train.labels.length;
+    /** @return the training ratings */
+    Ratings train() {
+        return train;
+    }
+
+    /** @return the test ratings */
+    Ratings test() {
+        return test;
+    }
+
+    /** @return the positions {@code 0 .. n - 1} in the seeded shuffled order of an epoch */
+    static int[] shuffled(int n, long seed) {
         int[] order = java.util.stream.IntStream.range(0, n).toArray();
         SplittableRandom shuffle = new SplittableRandom(seed);
         for (int i = n - 1; i > 0; i--) {
@@ -121,6 +130,13 @@ final class OneProcessFactorisation {
             order[i] = order[j];
             order[j] = t;
         }
+        return order;
+    }
+
+    /** Trains one pass over the training ratings in a seeded shuffled order. */
+    void epoch(long seed) {
+        int n = train.labels.length;
+        int[] order = shuffled(n, seed);
         for (int from = 0; from < n; from += BATCH) {
             step(order, from, Math.min(n, from + BATCH));
         }

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The sparse data plane: rows of sparse tables (declared first with
  * {@link io.jvmps.client.control.ControlClient#declareSparse}) by id, each id sent to the server that
- * owns it, requests to all servers in parallel, each frame at most {@code maxFrameBytes}. Blocking
+ * owns it, requests to all servers in parallel, each payload at most {@code maxFrameBytes} (a call over several
+ * tables sends each server their frames back to back in one payload). Blocking
  * calls with a deadline; errors are {@link PsException}s naming the server. Pull and push go as raw RSocket
  * payloads (no Spring codecs), like {@link DenseClient}'s. Thread-safe.
  */
@@ -78,10 +79,8 @@ public class SparseClient {
      * @param tables each table's distinct ids and where its rows go
      */
     public void pull(List<Rows> tables) {
-        Flux.fromIterable(tables)
-                .flatMapIterable(t -> RowSplit.of(t.ids(), connections.size(), maxRows(t.dim())).stream()
-                        .map(part -> pullPart(t.table(), t.dim(), t.ids(), part, t.values())).toList())
-                .flatMap(part -> part, inFlight(tables.size()))
+        Flux.fromIterable(requests(tables))
+                .flatMap(this::pullRequest, MAX_IN_FLIGHT)
                 .then()
                 .block(timeout.plusSeconds(5));
     }
@@ -103,17 +102,60 @@ public class SparseClient {
      * @param tables each table's ids (repeats allowed) and rows
      */
     public void push(long step, UpdateKind kind, List<Rows> tables) {
-        Flux.fromIterable(tables)
-                .flatMapIterable(t -> RowSplit.of(t.ids(), connections.size(), maxRows(t.dim())).stream()
-                        .map(part -> pushPart(t.table(), t.dim(), step, kind, t.ids(), t.values(), part)).toList())
-                .flatMap(part -> part, inFlight(tables.size()))
+        Flux.fromIterable(requests(tables))
+                .flatMap(pieces -> pushRequest(step, kind, pieces), MAX_IN_FLIGHT)
                 .then()
                 .block(timeout.plusSeconds(5));
     }
 
-    /** @return requests in flight at once: two per server and table, at most {@value #MAX_IN_FLIGHT} */
-    private int inFlight(int tables) {
-        return Math.min(MAX_IN_FLIGHT, 2 * connections.size() * Math.max(1, tables));
+    /** One table's rows for one server, in one frame. */
+    private record Piece(Rows rows, RowSplit part) {
+        /** @return a bound on the bytes of its frame (ids and rows, and room for the header) */
+        long bytes() {
+            return HEADER_ROOM + (long) part.positions().length * (8 + 4L * rows.dim());
+        }
+    }
+
+    /**
+     * @return the call's requests: per server, its tables' frames packed into payloads of at most
+     * {@code maxFrameBytes} (a step's tables usually make one request per server)
+     */
+    private List<List<Piece>> requests(List<Rows> tables) {
+        List<List<Piece>> byServer = new java.util.ArrayList<>();
+        for (int s = 0; s < connections.size(); s++) {
+            byServer.add(new java.util.ArrayList<>());
+        }
+        for (Rows t : tables) {
+            for (RowSplit part : RowSplit.of(t.ids(), connections.size(), maxRows(t.dim()))) {
+                byServer.get(part.server()).add(new Piece(t, part));
+            }
+        }
+        List<List<Piece>> requests = new java.util.ArrayList<>();
+        for (List<Piece> pieces : byServer) {
+            List<Piece> current = new java.util.ArrayList<>();
+            long bytes = 0;
+            for (Piece piece : pieces) {
+                if (!current.isEmpty() && bytes + piece.bytes() > maxFrameBytes) {
+                    requests.add(current);
+                    current = new java.util.ArrayList<>();
+                    bytes = 0;
+                }
+                current.add(piece);
+                bytes += piece.bytes();
+            }
+            if (!current.isEmpty()) {
+                requests.add(current);
+            }
+        }
+        return requests;
+    }
+
+    /** @return the frames back to back in one buffer (the frames' references pass to it) */
+    private ByteBuf payload(List<ByteBuf> frames) {
+        if (frames.size() == 1) {
+            return frames.get(0);
+        }
+        return alloc.compositeBuffer(frames.size()).addComponents(true, frames);
     }
 
     /** @return float32 bytes pushed so far */
@@ -130,41 +172,58 @@ public class SparseClient {
         return Math.max(1, Math.min(SparseCodec.MAX_ROWS, (maxFrameBytes - HEADER_ROOM) / (8 + 4 * dim)));
     }
 
-    private Mono<Void> pullPart(String table, int dim, long[] ids, RowSplit part, float[] out) {
+    private Mono<Void> pullRequest(List<Piece> pieces) {
+        int server = pieces.get(0).part().server();
         return Mono.defer(() -> {
-            long[] partIds = part.ids(ids);
-            ByteBuf request = SparseCodec.encodePull(alloc, new SparsePull(table, rank, partIds));
-            return connections.rsocket(part.server())
-                    .requestResponse(Mono.just(connections.routed().first(Routes.SPARSE_PULL, request)))
+            List<ByteBuf> frames = new java.util.ArrayList<>(pieces.size());
+            for (Piece p : pieces) {
+                frames.add(SparseCodec.encodePull(alloc, new SparsePull(p.rows().table(), rank, p.part().ids(p.rows().ids()))));
+            }
+            return connections.rsocket(server)
+                    .requestResponse(Mono.just(connections.routed().first(Routes.SPARSE_PULL, payload(frames))))
                     .map(answer -> {
                         try {
-                            // straight from the answer into the caller's rows, each at its position
-                            SparseCodec.decodeRowsInto(answer.sliceData(), dim, part.positions(), out);
-                            bytesPulled.addAndGet((long) partIds.length * dim * 4);
-                            return partIds.length;
+                            // one rows frame per piece, in order: straight into the caller's rows at their positions
+                            ByteBuf rest = answer.sliceData();
+                            for (Piece p : pieces) {
+                                int dim = p.rows().dim();
+                                SparseCodec.decodeRowsInto(SparseCodec.nextFrame(rest), dim, p.part().positions(),
+                                        p.rows().values());
+                                bytesPulled.addAndGet((long) p.part().positions().length * dim * 4);
+                            }
+                            if (rest.isReadable()) {
+                                throw new PsException(ErrorCode.MALFORMED_FRAME, "sparse rows: " + rest.readableBytes()
+                                        + " bytes after the " + pieces.size() + " frames asked for");
+                            }
+                            return pieces.size();
                         } finally {
                             answer.release();
                         }
                     })
                     .switchIfEmpty(Mono.error(() -> new PsException(ErrorCode.INTERNAL, "no rows in the answer")))
                     .timeout(timeout)
-                    .onErrorMap(e -> connections.translate(part.server(), Routes.SPARSE_PULL, e, timeout))
+                    .onErrorMap(e -> connections.translate(server, Routes.SPARSE_PULL, e, timeout))
                     .then();
         });
     }
 
     /** The acknowledgement's arrival is what counts (its content is not decoded); errors come back as errors. */
-    private Mono<Void> pushPart(String table, int dim, long step, UpdateKind kind, long[] ids, float[] values,
-                                RowSplit part) {
+    private Mono<Void> pushRequest(long step, UpdateKind kind, List<Piece> pieces) {
+        int server = pieces.get(0).part().server();
         return Mono.defer(() -> {
-            ByteBuf request = SparseCodec.encodePush(alloc, table, rank, step, kind, dim, ids, values, part.positions());
-            bytesPushed.addAndGet((long) part.positions().length * dim * 4);
-            return connections.rsocket(part.server())
-                    .requestResponse(Mono.just(connections.routed().first(Routes.SPARSE_PUSH, request)))
+            List<ByteBuf> frames = new java.util.ArrayList<>(pieces.size());
+            for (Piece p : pieces) {
+                Rows t = p.rows();
+                frames.add(SparseCodec.encodePush(alloc, t.table(), rank, step, kind, t.dim(), t.ids(), t.values(),
+                        p.part().positions()));
+                bytesPushed.addAndGet((long) p.part().positions().length * t.dim() * 4);
+            }
+            return connections.rsocket(server)
+                    .requestResponse(Mono.just(connections.routed().first(Routes.SPARSE_PUSH, payload(frames))))
                     .switchIfEmpty(Mono.error(() -> new PsException(ErrorCode.INTERNAL, "no push acknowledgement")))
                     .doOnNext(io.rsocket.Payload::release)
                     .timeout(timeout)
-                    .onErrorMap(e -> connections.translate(part.server(), Routes.SPARSE_PUSH, e, timeout))
+                    .onErrorMap(e -> connections.translate(server, Routes.SPARSE_PUSH, e, timeout))
                     .then();
         });
     }

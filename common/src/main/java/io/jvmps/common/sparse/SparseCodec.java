@@ -23,7 +23,9 @@ import java.nio.charset.StandardCharsets;
  *       count int, ids (count longs), values (count x dim floats);</li>
  *   <li>rows: dim int, count int, values (count x dim floats).</li>
  * </ul>
- * A frame must be exactly as long as its header says; counts are at most {@link #MAX_ROWS}.
+ * A frame must be exactly as long as its header says; counts are at most {@link #MAX_ROWS}. One payload may hold
+ * several frames back to back (a step's pulls or pushes of several tables to one server, and the rows answering
+ * them, in the same order): {@link #nextFrame} and {@link #decodeAll} cut them apart.
  */
 public final class SparseCodec {
     /** Frame magic, "PSSP" read as a little-endian int. */
@@ -195,6 +197,78 @@ public final class SparseCodec {
         in.end();
         for (int i = 0; i < count; i++) {
             rows.get(i * dim, out, positions[i] * dim, dim);
+        }
+    }
+
+    /**
+     * Cuts the next frame off a payload of frames back to back (a request for several tables, or its answer): a
+     * slice of the payload (no copy, no reference of its own) as long as the frame's header says, and the payload's
+     * reader index moved past it. The frame's content is checked by its decoder.
+     *
+     * @throws PsException MALFORMED_FRAME when the header is cut or names more bytes than the payload holds
+     */
+    public static ByteBuf nextFrame(ByteBuf payload) {
+        int at = payload.readerIndex();
+        int left = payload.readableBytes();
+        long length = frameLength(payload, at, left);
+        if (length > left) {
+            throw malformed("sparse", "truncated: the frame at offset " + at + " needs " + length + " bytes, "
+                    + left + " left");
+        }
+        ByteBuf frame = payload.slice(at, (int) length);
+        payload.skipBytes((int) length);
+        return frame;
+    }
+
+    /**
+     * @param decode decodes one frame
+     * @return every frame of a payload of frames back to back, decoded in order (at least one)
+     * @throws PsException MALFORMED_FRAME for an empty payload or any bad frame; nothing is returned then
+     */
+    public static <T> java.util.List<T> decodeAll(ByteBuf payload, java.util.function.Function<ByteBuf, T> decode) {
+        ByteBuf rest = payload.slice();
+        if (!rest.isReadable()) {
+            throw malformed("sparse", "empty payload");
+        }
+        java.util.List<T> out = new java.util.ArrayList<>();
+        while (rest.isReadable()) {
+            out.add(decode.apply(nextFrame(rest)));
+        }
+        return out;
+    }
+
+    /** @return the length of the frame at {@code at} by its header, as a long (a hostile count cannot overflow it) */
+    private static long frameLength(ByteBuf payload, int at, int left) {
+        if (left < PREAMBLE) {
+            throw malformed("sparse", "truncated: " + left + " bytes where a frame header needs " + PREAMBLE);
+        }
+        if (payload.getIntLE(at) != MAGIC) {
+            throw malformed("sparse", "bad magic 0x" + Integer.toHexString(payload.getIntLE(at)) + " at offset " + at);
+        }
+        byte op = payload.getByte(at + 5);
+        if (op == ROWS) {
+            requireHeader(left, PREAMBLE + 8);
+            return PREAMBLE + 8 + 4L * Math.max(0, payload.getIntLE(at + PREAMBLE + 4))
+                    * Math.max(0, payload.getIntLE(at + PREAMBLE));
+        }
+        if (op != PULL && op != PUSH) {
+            throw malformed("sparse", "op " + op + " is no sparse frame");
+        }
+        requireHeader(left, PREAMBLE + 2);
+        int name = Math.max(0, payload.getShortLE(at + PREAMBLE));
+        int fixed = PREAMBLE + 2 + name + (op == PULL ? 8 : 21);
+        requireHeader(left, fixed);
+        long count = Math.max(0, payload.getIntLE(at + fixed - 4));
+        if (op == PULL) {
+            return fixed + 8 * count;
+        }
+        long dim = Math.max(0, payload.getIntLE(at + fixed - 8));
+        return fixed + count * (8 + 4 * dim);
+    }
+
+    private static void requireHeader(int left, int needed) {
+        if (left < needed) {
+            throw malformed("sparse", "truncated: " + left + " bytes where the frame's header needs " + needed);
         }
     }
 

@@ -91,4 +91,39 @@ class SparseCodecTest {
         assertMalformed(f -> f.writeByte(0), "1 bytes after the last row");
         assertMalformed(f -> f.writerIndex(3), "truncated");
     }
+    @Test
+    void framesBackToBackAreCutApartInOrderAndABrokenOneIsNamed() {
+        ByteBuf payload = alloc.buffer();
+        ByteBuf one = SparseCodec.encodePull(alloc, new SparsePull("a", 0, new long[] {1, 2}));
+        ByteBuf two = SparseCodec.encodePush(alloc, new SparsePush("bb", 0, 3, UpdateKind.DELTA, 2, new long[] {9},
+                new float[] {4, 5}));
+        ByteBuf three = SparseCodec.encodeRows(alloc, 3, new float[] {1, 2, 3});
+        try {
+            payload.writeBytes(one).writeBytes(two).writeBytes(three);
+            ByteBuf rest = payload.slice();
+            assertThat(SparseCodec.decodePull(SparseCodec.nextFrame(rest)).ids()).containsExactly(1, 2);
+            assertThat(SparseCodec.decodePush(SparseCodec.nextFrame(rest)).values()).containsExactly(4, 5);
+            assertThat(SparseCodec.decodeRows(SparseCodec.nextFrame(rest), 3, 1)).containsExactly(1, 2, 3);
+            assertThat(rest.isReadable()).isFalse();
+
+            ByteBuf pulls = payload.slice(0, one.writerIndex());
+            assertThat(SparseCodec.decodeAll(pulls, SparseCodec::decodePull)).hasSize(1);
+            assertThatThrownBy(() -> SparseCodec.decodeAll(payload, SparseCodec::decodePull))
+                    .hasMessageContaining("[MALFORMED_FRAME]").hasMessageContaining("op 2 where 1 was expected");
+            ByteBuf cut = payload.slice(0, payload.writerIndex() - 1);
+            assertThatThrownBy(() -> {
+                ByteBuf r = cut.slice();
+                while (r.isReadable()) {
+                    SparseCodec.nextFrame(r);
+                }
+            }).hasMessageContaining("[MALFORMED_FRAME]").hasMessageContaining("truncated");
+            assertThatThrownBy(() -> SparseCodec.decodeAll(payload.slice(0, 0), SparseCodec::decodePull))
+                    .hasMessageContaining("empty payload");
+        } finally {
+            payload.release();
+            one.release();
+            two.release();
+            three.release();
+        }
+    }
 }

@@ -9,6 +9,7 @@ import io.jvmps.common.protocol.Routes;
 import io.jvmps.common.sparse.RowPlacement;
 import io.jvmps.common.sparse.SparseCodec;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.jvmps.common.sparse.SparsePull;
 import io.jvmps.common.sparse.SparsePush;
 import io.jvmps.common.sparse.SparseTableSpec;
@@ -23,6 +24,9 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.stereotype.Controller;
 import reactor.core.publisher.Mono;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The sparse (embedding) table routes: declare (JSON, through Spring's dispatch), pull and push (one binary frame
@@ -87,35 +91,73 @@ public class SparseController {
                 .subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
     }
 
-    /** Route {@value Routes#SPARSE_PULL} (dispatched by {@link DataPathResponder}): the rows of distinct ids, in order. */
+    /**
+     * Route {@value Routes#SPARSE_PULL} (dispatched by {@link DataPathResponder}): the rows of distinct ids, in order;
+     * a payload of several pull frames (a step's tables) is answered by as many rows frames, in the same order.
+     */
     public Mono<DataBuffer> pull(DataBuffer request) {
         return metrics.timeSparsePull(Mono.fromCallable(() -> {
-            SparsePull pull = frames.decode(request, SparseCodec::decodePull);
-            SenderCheck.check(pull.sender(), workers.ranks());
-            SparseTable table = tables.require(pull.table());
-            checkOwned(pull.table(), pull.ids());
-            int dim = table.spec().dim();
-            long[] ids = pull.ids();
-            // the rows go from the table straight into the answer frame
-            ByteBuf answer = SparseCodec.encodeRows(frames.allocator(), dim, ids.length, out -> table.pull(ids, out));
-            metrics.bytesOut((long) ids.length * dim * 4);
+            List<SparsePull> pulls = frames.decode(request, f -> SparseCodec.decodeAll(f, SparseCodec::decodePull));
+            List<SparseTable> held = new ArrayList<>(pulls.size());
+            for (SparsePull pull : pulls) { // every check first: a bad part answers nothing
+                SenderCheck.check(pull.sender(), workers.ranks());
+                held.add(tables.require(pull.table()));
+                checkOwned(pull.table(), pull.ids());
+            }
+            if (pulls.size() == 1) {
+                return frames.wrap(rowsFrame(held.get(0), pulls.get(0).ids()));
+            }
+            CompositeByteBuf answer = frames.allocator().compositeBuffer(pulls.size());
+            try {
+                for (int p = 0; p < pulls.size(); p++) {
+                    answer.addComponent(true, rowsFrame(held.get(p), pulls.get(p).ids()));
+                }
+            } catch (RuntimeException e) {
+                answer.release();
+                throw e;
+            }
             return frames.wrap(answer);
         }));
     }
 
-    /** Route {@value Routes#SPARSE_PUSH} (dispatched by {@link DataPathResponder}): row gradients or deltas. */
+    /** @return a rows frame of the ids' rows, copied from the table straight into the frame */
+    private ByteBuf rowsFrame(SparseTable table, long[] ids) {
+        int dim = table.spec().dim();
+        ByteBuf frame = SparseCodec.encodeRows(frames.allocator(), dim, ids.length, out -> table.pull(ids, out));
+        metrics.bytesOut((long) ids.length * dim * 4);
+        return frame;
+    }
+
+    /**
+     * Route {@value Routes#SPARSE_PUSH} (dispatched by {@link DataPathResponder}): row gradients or deltas; a payload
+     * of several push frames (a step's tables) is checked whole (frames, sender, tables, dims, owners, finite values)
+     * before any is applied, then applied in order. A table's memory cap is the one check that comes with its apply:
+     * when it refuses one, the error names that table and the tables before it in the payload stay applied.
+     */
     public Mono<PushAck> push(DataBuffer request) {
         return metrics.timeSparsePush(Mono.fromCallable(() -> {
-            SparsePush push = frames.decode(request, SparseCodec::decodePush);
-            SenderCheck.check(push.sender(), workers.ranks());
-            SparseTable table = tables.require(push.table());
-            if (push.dim() != table.spec().dim()) {
-                throw new PsException(ErrorCode.SHAPE_MISMATCH, "sparse table '" + push.table() + "' has dim "
-                        + table.spec().dim() + "; push from worker " + push.sender() + " carries dim " + push.dim());
+            List<SparsePush> pushes = frames.decode(request, f -> SparseCodec.decodeAll(f, SparseCodec::decodePush));
+            List<SparseTable> held = new ArrayList<>(pushes.size());
+            for (SparsePush push : pushes) {
+                SenderCheck.check(push.sender(), workers.ranks());
+                SparseTable table = tables.require(push.table());
+                if (push.dim() != table.spec().dim()) {
+                    throw new PsException(ErrorCode.SHAPE_MISMATCH, "sparse table '" + push.table() + "' has dim "
+                            + table.spec().dim() + "; push from worker " + push.sender() + " carries dim " + push.dim());
+                }
+                checkOwned(push.table(), push.ids());
+                table.check(push.ids(), push.values());
+                held.add(table);
             }
-            checkOwned(push.table(), push.ids());
-            int rows = table.push(push.ids(), push.values(), push.kind());
-            return new PushAck(identity.rank(), push.step(), rows, (long) rows * push.dim());
+            long rows = 0;
+            long elements = 0;
+            for (int p = 0; p < pushes.size(); p++) {
+                SparsePush push = pushes.get(p);
+                int applied = held.get(p).push(push.ids(), push.values(), push.kind());
+                rows += applied;
+                elements += (long) applied * push.dim();
+            }
+            return new PushAck(identity.rank(), pushes.get(0).step(), (int) Math.min(Integer.MAX_VALUE, rows), elements);
         }));
     }
 

@@ -143,13 +143,7 @@ public final class SparseTable {
      */
     public int push(long[] ids, float[] values, UpdateKind kind) {
         int dim = spec.dim();
-        requireLength(values.length, ids.length, "push values");
-        for (int i = 0; i < values.length; i++) {
-            if (!Float.isFinite(values[i])) {
-                throw new PsException(ErrorCode.NON_FINITE, "sparse push to '" + spec.name() + "': value "
-                        + values[i] + " for id " + ids[i / dim] + " element " + (i % dim));
-            }
-        }
+        check(ids, values);
         // as clients send them, a push names each row once and is applied as it came; else repeats are summed
         boolean asSent = RepeatFinder.firstRepeat(ids) < 0;
         DistinctIds distinct = asSent ? null : DistinctIds.of(ids);
@@ -161,6 +155,22 @@ public final class SparseTable {
             return unique.length;
         } finally {
             lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * The checks of {@link #push} that need no lock, for a caller that checks several pushes before applying any.
+     *
+     * @throws PsException SHAPE_MISMATCH or NON_FINITE naming the id and element
+     */
+    public void check(long[] ids, float[] values) {
+        int dim = spec.dim();
+        requireLength(values.length, ids.length, "push values");
+        for (int i = 0; i < values.length; i++) {
+            if (!Float.isFinite(values[i])) {
+                throw new PsException(ErrorCode.NON_FINITE, "sparse push to '" + spec.name() + "': value "
+                        + values[i] + " for id " + ids[i / dim] + " element " + (i % dim));
+            }
         }
     }
 

@@ -146,4 +146,51 @@ class SparseRoutesTest {
                 .retrieveMono(SparseTableStatus.class).block(WAIT), "INVALID_ARGUMENT", "request body could not be read");
         assertThat(pull("strict", 2, 7)).containsExactly(before);
     }
+    @Test
+    void aPayloadOfSeveralTablesIsAnsweredInOrderAndCheckedWholeBeforeAnyIsApplied() {
+        declare("multi.a", 2);
+        declare("multi.b", 1);
+        float[] a = pull("multi.a", 2, 3, 4);
+        float[] b = pull("multi.b", 1, 4);
+        // two pulls in one payload: two rows frames back, in the same order
+        ByteBuf pulls = Unpooled.wrappedBuffer(
+                SparseCodec.encodePull(ByteBufAllocator.DEFAULT, new SparsePull("multi.a", 0, new long[] {3, 4})),
+                SparseCodec.encodePull(ByteBufAllocator.DEFAULT, new SparsePull("multi.b", 0, new long[] {4})));
+        DataBuffer answer = requester.route(Routes.SPARSE_PULL).data(factory.wrap(pulls))
+                .retrieveMono(DataBuffer.class).block(WAIT);
+        try {
+            ByteBuf rest = ((NettyDataBuffer) answer).getNativeBuffer();
+            assertThat(SparseCodec.decodeRows(SparseCodec.nextFrame(rest), 2, 2)).containsExactly(a);
+            assertThat(SparseCodec.decodeRows(SparseCodec.nextFrame(rest), 1, 1)).containsExactly(b);
+            assertThat(rest.isReadable()).isFalse();
+        } finally {
+            DataBufferUtils.release(answer);
+        }
+        // a push whose second table's part is bad applies neither
+        ByteBuf bad = Unpooled.wrappedBuffer(
+                SparseCodec.encodePush(ByteBufAllocator.DEFAULT, new SparsePush("multi.a", 0, 5, UpdateKind.DELTA, 2,
+                        new long[] {3}, new float[] {1, 1})),
+                SparseCodec.encodePush(ByteBufAllocator.DEFAULT, new SparsePush("multi.b", 0, 5, UpdateKind.DELTA, 1,
+                        new long[] {4}, new float[] {Float.NaN})));
+        assertRejected(() -> send(bad), "NON_FINITE", "'multi.b'");
+        assertThat(pull("multi.a", 2, 3, 4)).containsExactly(a);
+        // both tables in one payload: both applied, one acknowledgement counting every row
+        ByteBuf good = Unpooled.wrappedBuffer(
+                SparseCodec.encodePush(ByteBufAllocator.DEFAULT, new SparsePush("multi.a", 0, 5, UpdateKind.DELTA, 2,
+                        new long[] {3}, new float[] {1, 1})),
+                SparseCodec.encodePush(ByteBufAllocator.DEFAULT, new SparsePush("multi.b", 0, 5, UpdateKind.DELTA, 1,
+                        new long[] {4}, new float[] {2})));
+        PushAck ack = send(good);
+        assertThat(ack.slices()).isEqualTo(2);
+        assertThat(ack.elements()).isEqualTo(3);
+        assertThat(pull("multi.a", 2, 3, 4)).containsExactly(a[0] + 1, a[1] + 1, a[2], a[3]);
+        assertThat(pull("multi.b", 1, 4)).containsExactly(b[0] + 2);
+        // a second frame cut short is a malformed payload, and nothing is applied
+        ByteBuf cut = Unpooled.wrappedBuffer(
+                SparseCodec.encodePush(ByteBufAllocator.DEFAULT, new SparsePush("multi.a", 0, 5, UpdateKind.DELTA, 2,
+                        new long[] {3}, new float[] {1, 1})),
+                Unpooled.wrappedBuffer(new byte[] {0x50, 0x53, 0x53, 0x50, 1, 2, 0}));
+        assertRejected(() -> send(cut), "MALFORMED_FRAME", "truncated");
+        assertThat(pull("multi.a", 2, 3)).containsExactly(a[0] + 1, a[1] + 1);
+    }
 }
