@@ -249,8 +249,8 @@ class SparseBenchmark {
         ShardMap map = ShardMap.compute(List.of(new ParamSpec("dense1m", new long[] {ROWS * DIM})), 2);
         new DenseClient(connections, map, 0, Duration.ofMinutes(2), TensorChunker.DEFAULT_CHUNK_BYTES)
                 .init(new INDArray[] {Nd4j.rand(DataType.FLOAT, ROWS * DIM)});
-        double alone = aggregateRounds(secret, map, 1, rounds);
-        double together = aggregateRounds(secret, map, SCALING_WORKERS, rounds);
+        double alone = aggregateRounds(secret, map, 1, rounds, 0);
+        double together = aggregateRounds(secret, map, SCALING_WORKERS, rounds, rounds); // worker 0's steps go on
         double rowsPerRound = 2 * 256;
         double megabytesPerRound = 2.0 * ROWS * DIM * 4 / 1e6;
         BenchmarkReport.record(String.format(Locale.ROOT, "%d workers x 2 servers, each round a sparse pull + push of "
@@ -261,8 +261,12 @@ class SparseBenchmark {
         assertThat(together).isPositive();
     }
 
-    /** @return rounds per second of {@code workers} workers running {@code rounds} rounds each at once */
-    private double aggregateRounds(String secret, ShardMap map, int workers, int rounds) throws Exception {
+    /**
+     * @param firstStep the step of each worker's first round (a worker's dense steps must increase)
+     * @return rounds per second of {@code workers} workers running {@code rounds} rounds each at once
+     */
+    private double aggregateRounds(String secret, ShardMap map, int workers, int rounds, long firstStep)
+            throws Exception {
         List<ServerConnections> opened = new ArrayList<>();
         try {
             List<java.util.concurrent.Callable<Void>> loops = new ArrayList<>();
@@ -284,8 +288,8 @@ class SparseBenchmark {
                     for (int round = 0; round < rounds; round++) {
                         long[] ids = random.longs(256 * 4L, 0, 100_000).distinct().limit(256).toArray();
                         sparse.pull("scale8", 8, ids, rows);
-                        sparse.push("scale8", 8, round, UpdateKind.GRADIENT, ids, gradient);
-                        dense.push(round, denseGradient);
+                        sparse.push("scale8", 8, firstStep + round, UpdateKind.GRADIENT, ids, gradient);
+                        dense.push(firstStep + round, denseGradient);
                         dense.pull(0, into);
                     }
                     return null;

@@ -79,10 +79,7 @@ public class SparseClient {
      * @param tables each table's distinct ids and where its rows go
      */
     public void pull(List<Rows> tables) {
-        Flux.fromIterable(requests(tables))
-                .flatMap(this::pullRequest, MAX_IN_FLIGHT)
-                .then()
-                .block(timeout.plusSeconds(5));
+        send(requests(tables), this::pullRequest, Routes.SPARSE_PULL);
     }
 
     /**
@@ -102,9 +99,32 @@ public class SparseClient {
      * @param tables each table's ids (repeats allowed) and rows
      */
     public void push(long step, UpdateKind kind, List<Rows> tables) {
-        Flux.fromIterable(requests(tables))
-                .flatMap(pieces -> pushRequest(step, kind, pieces), MAX_IN_FLIGHT)
+        send(requests(tables), pieces -> pushRequest(step, kind, pieces), Routes.SPARSE_PUSH);
+    }
+
+    /**
+     * Sends the requests, all in flight at once, and waits for every answer. The deadline is the call's, one timer
+     * for the call rather than one per request; when it passes, the error names a server that had not answered.
+     */
+    private void send(List<List<Piece>> requests, java.util.function.Function<List<Piece>, Mono<Void>> request,
+                      String route) {
+        java.util.concurrent.atomic.AtomicIntegerArray unanswered =
+                new java.util.concurrent.atomic.AtomicIntegerArray(connections.size());
+        for (List<Piece> r : requests) {
+            unanswered.incrementAndGet(r.get(0).part().server());
+        }
+        Flux.fromIterable(requests)
+                .flatMap(r -> request.apply(r)
+                        .doOnSuccess(done -> unanswered.decrementAndGet(r.get(0).part().server())), MAX_IN_FLIGHT)
                 .then()
+                .timeout(timeout)
+                .onErrorMap(java.util.concurrent.TimeoutException.class, e -> {
+                    int server = 0;
+                    while (server < unanswered.length() - 1 && unanswered.get(server) == 0) {
+                        server++;
+                    }
+                    return connections.translate(server, route, e, timeout);
+                })
                 .block(timeout.plusSeconds(5));
     }
 
@@ -201,7 +221,6 @@ public class SparseClient {
                         }
                     })
                     .switchIfEmpty(Mono.error(() -> new PsException(ErrorCode.INTERNAL, "no rows in the answer")))
-                    .timeout(timeout)
                     .onErrorMap(e -> connections.translate(server, Routes.SPARSE_PULL, e, timeout))
                     .then();
         });
@@ -222,7 +241,6 @@ public class SparseClient {
                     .requestResponse(Mono.just(connections.routed().first(Routes.SPARSE_PUSH, payload(frames))))
                     .switchIfEmpty(Mono.error(() -> new PsException(ErrorCode.INTERNAL, "no push acknowledgement")))
                     .doOnNext(io.rsocket.Payload::release)
-                    .timeout(timeout)
                     .onErrorMap(e -> connections.translate(server, Routes.SPARSE_PUSH, e, timeout))
                     .then();
         });
