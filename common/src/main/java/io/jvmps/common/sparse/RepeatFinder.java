@@ -8,7 +8,7 @@ package io.jvmps.common.sparse;
  * own set, sized to the largest batch it saw (batches over {@value #MAX_IDS} ids get a set of their own).
  */
 public final class RepeatFinder {
-    /** The largest batch whose set a thread keeps (16 ids of capacity each: 4 MiB of set at this size). */
+    /** The largest batch whose set a thread keeps (two slots per id, 12 bytes a slot: 6 MiB at this size). */
     static final int MAX_IDS = 1 << 18;
     private static final ThreadLocal<RepeatFinder> LOCAL = ThreadLocal.withInitial(RepeatFinder::new);
 
