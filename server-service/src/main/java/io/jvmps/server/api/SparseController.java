@@ -137,7 +137,7 @@ public class SparseController {
     public Mono<PushAck> push(DataBuffer request) {
         return metrics.timeSparsePush(Mono.fromCallable(() -> {
             List<SparsePush> pushes = frames.decode(request, f -> SparseCodec.decodeAll(f, SparseCodec::decodePush));
-            List<SparseTable> held = new ArrayList<>(pushes.size());
+            List<SparseTable.CheckedPush> checked = new ArrayList<>(pushes.size());
             for (SparsePush push : pushes) {
                 SenderCheck.check(push.sender(), workers.ranks());
                 SparseTable table = tables.require(push.table());
@@ -146,16 +146,14 @@ public class SparseController {
                             + table.spec().dim() + "; push from worker " + push.sender() + " carries dim " + push.dim());
                 }
                 checkOwned(push.table(), push.ids());
-                table.check(push.ids(), push.values());
-                held.add(table);
+                checked.add(table.check(push.ids(), push.values(), push.kind()));
             }
             long rows = 0;
             long elements = 0;
             for (int p = 0; p < pushes.size(); p++) {
-                SparsePush push = pushes.get(p);
-                int applied = held.get(p).push(push.ids(), push.values(), push.kind());
+                int applied = checked.get(p).apply();
                 rows += applied;
-                elements += (long) applied * push.dim();
+                elements += (long) applied * pushes.get(p).dim();
             }
             return new PushAck(identity.rank(), pushes.get(0).step(), (int) Math.min(Integer.MAX_VALUE, rows), elements);
         }));

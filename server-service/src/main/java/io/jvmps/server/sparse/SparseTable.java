@@ -142,28 +142,45 @@ public final class SparseTable {
      * @throws PsException NON_FINITE, SHAPE_MISMATCH or RESOURCE_EXHAUSTED; nothing changed then
      */
     public int push(long[] ids, float[] values, UpdateKind kind) {
-        int dim = spec.dim();
-        check(ids, values);
-        // as clients send them, a push names each row once and is applied as it came; else repeats are summed
-        boolean asSent = RepeatFinder.firstRepeat(ids) < 0;
-        DistinctIds distinct = asSent ? null : DistinctIds.of(ids);
-        long[] unique = asSent ? ids : distinct.ids();
-        float[] sums = asSent ? values : distinct.sum(values, dim);
-        lock.writeLock().lock();
-        try {
-            applyAll(unique, reserveFor(unique), sums, kind);
-            return unique.length;
-        } finally {
-            lock.writeLock().unlock();
+        return check(ids, values, kind).apply();
+    }
+
+    /**
+     * A push that passed {@link #check}: its distinct ids and their summed values, ready for {@link CheckedPush#apply}.
+     * Immutable; arrays are not copied. Thread-safe (applying takes the table's write lock).
+     */
+    public static final class CheckedPush {
+        private final SparseTable table;
+        private final long[] ids;
+        private final float[] values;
+        private final UpdateKind kind;
+
+        private CheckedPush(SparseTable table, long[] ids, float[] values, UpdateKind kind) {
+            this.table = table;
+            this.ids = ids;
+            this.values = values;
+            this.kind = kind;
+        }
+
+        /**
+         * Applies the push to its table: reserves memory for the rows it creates, then changes rows.
+         *
+         * @return number of distinct rows changed
+         * @throws PsException RESOURCE_EXHAUSTED; nothing changed then
+         */
+        public int apply() {
+            return table.apply(this);
         }
     }
 
     /**
-     * The checks of {@link #push} that need no lock, for a caller that checks several pushes before applying any.
+     * The part of {@link #push} that needs no lock: the shape and finiteness checks, then the deduplication (a push
+     * that names each row once, as clients send them, is kept as it came; else repeats are summed). For a caller
+     * that checks several pushes before applying any.
      *
      * @throws PsException SHAPE_MISMATCH or NON_FINITE naming the id and element
      */
-    public void check(long[] ids, float[] values) {
+    public CheckedPush check(long[] ids, float[] values, UpdateKind kind) {
         int dim = spec.dim();
         requireLength(values.length, ids.length, "push values");
         for (int i = 0; i < values.length; i++) {
@@ -171,6 +188,21 @@ public final class SparseTable {
                 throw new PsException(ErrorCode.NON_FINITE, "sparse push to '" + spec.name() + "': value "
                         + values[i] + " for id " + ids[i / dim] + " element " + (i % dim));
             }
+        }
+        if (RepeatFinder.firstRepeat(ids) < 0) {
+            return new CheckedPush(this, ids, values, kind);
+        }
+        DistinctIds distinct = DistinctIds.of(ids);
+        return new CheckedPush(this, distinct.ids(), distinct.sum(values, dim), kind);
+    }
+
+    private int apply(CheckedPush push) {
+        lock.writeLock().lock();
+        try {
+            applyAll(push.ids, reserveFor(push.ids), push.values, push.kind);
+            return push.ids.length;
+        } finally {
+            lock.writeLock().unlock();
         }
     }
 
