@@ -1,7 +1,6 @@
 package io.jvmps.client.train;
 
 import io.jvmps.client.PsJob;
-import io.jvmps.client.control.ServerRecovery;
 import io.jvmps.client.dataset.EpochBatches;
 import io.jvmps.client.dataset.Examples;
 import io.jvmps.client.dataset.IndexRange;
@@ -11,11 +10,9 @@ import io.jvmps.common.protocol.ConsistencyMode;
 import io.jvmps.common.protocol.ErrorCode;
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sharding.ParamSpec;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
-import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +40,6 @@ import java.util.List;
  */
 public final class SameDiffTrainer {
     private static final Logger log = LoggerFactory.getLogger(SameDiffTrainer.class);
-    private static final int LOG_EVERY = 50;
     /**
      * The dense parameter a graph with tables gets when its own dense part is smaller than the server count: one
      * element per server, its gradient always zero, so every server holds a slice (the step barrier and the
@@ -178,8 +174,7 @@ public final class SameDiffTrainer {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "the parameters are on the servers once training "
                     + "started: fit before pulling them");
         }
-        List<ParamSpec> params = dense.client().shardMap().params();
-        pullInto(emptyValues(params), params, 0);
+        FitLoop.pullInto(dense, graph, 0);
     }
 
     /** @return the next step this worker pushes (its clock) */
@@ -271,113 +266,31 @@ public final class SameDiffTrainer {
     }
 
     private Result run(StepSource source, long started) {
-        List<ParamSpec> params = dense.client().shardMap().params();
-        INDArray[] values = emptyValues(params);
         long first = step;
-        long end = source.end();
-        long examples = 0;
-        double loss = Double.NaN;
-        Throughput throughput = new Throughput();
-        PhaseTimes times = new PhaseTimes();
-        GeoRounds geo = job.semantics().mode() == ConsistencyMode.GEO
-                ? new GeoRounds(graph, params, job.semantics().geoInterval(), job.semantics().geoLearningRate(),
-                job.workers(), end) : null;
-        TableStep tableStep = TableStep.of(graph.tables(), geo != null, job.semantics().geoLearningRate(),
+        FitLoop loop = new FitLoop(job, graph, local, dense, sparse, step, source.end());
+        TableStep tableStep = TableStep.of(graph.tables(), loop.geo(), job.semantics().geoLearningRate(),
                 job.workers(), cached, sparse);
         running = tableStep;
         try (tableStep) {
             try {
-                java.util.Iterator<StepSource.Step> steps = source.from(step);
-                while (steps.hasNext()) {
-                    StepSource.Step next = steps.next();
-                    LabeledData batch = next.batch();
-                    try {
-                        times.start();
-                        if (geo == null || !geo.pulled()) {
-                            pullInto(values, params, geo == null ? step : 0);
-                            if (geo != null) {
-                                geo.pulledFrom(values);
-                            }
-                        }
-                        TableRows rows = graph.tables().isEmpty() ? null : TableRows.of(graph.tables(), batch.ids());
-                        StepResult result;
-                        if (rows == null) {
-                            times.pulled();
-                            result = graph.gradients(batch.features(), batch.labels());
-                        } else {
-                            tableStep.fill(rows, sparse);
-                            times.pulled();
-                            result = graph.gradients(batch.features(), batch.labels(), rows.lookupRows(), batch.ids());
-                        }
-                        times.computed();
-                        if (!Double.isFinite(result.loss())) {
-                            throw new PsException(ErrorCode.INVALID_ARGUMENT, "step " + step + " gave loss "
-                                    + result.loss() + ": not pushed (check the data and the learning rate)");
-                        }
-                        if (rows != null) {
-                            tableStep.update(rows, sparse, step, result, next.last());
-                        }
-                        if (geo == null) {
-                            INDArray[] gradients = params.stream().map(p -> p.name().equals(STEP_BARRIER)
-                                            ? Nd4j.zeros(DataType.FLOAT, p.shape()) : result.gradients().get(p.name()))
-                                    .toArray(INDArray[]::new);
-                            dense.client().push(step, gradients);
-                            if (local != null) {
-                                local.afterStep(step, result);
-                            }
-                            step++;
-                        } else {
-                            geo.trainLocally(result);
-                            step++;
-                            if (geo.roundEnds(step)) {
-                                if (tableStep != null) {
-                                    // before the dense round: the last pull waits for every worker's, so their rows
-                                    tableStep.roundEnded(sparse, geo.round(step));
-                                }
-                                dense.client().push(geo.round(step), geo.deltas());
-                                pullInto(values, params, geo.pullVersion(step));
-                                geo.pulledFrom(values);
-                            }
-                        }
-                        times.pushed(); // a GEO round's pull at its end counts here too
-                        loss = result.loss();
-                    } catch (PsException e) {
-                        ServerRecovery.Resumed resumed = job.resume(dense, e);   // rethrows what is no server loss
-                        dense = new PsJob.DenseStart(resumed.client(), dense.startStep(), dense.recovery());
-                        sparse = job.sparse();
-                        step = resumed.step();
-                        if (geo != null) {
-                            geo.forget();
-                        }
-                        if (tableStep != null) {
-                            tableStep.recovered(sparse);
-                        }
-                        steps = source.from(step);
-                        continue;
-                    }
-                    examples += batch.size();
-                    job.reportProgress(next.epoch(), next.inEpoch(), step, loss, throughput.add(batch.size()),
-                            dense.client().bytesPushed() + (sparse == null ? 0 : sparse.bytesPushed()),
-                            dense.client().bytesPulled() + (sparse == null ? 0 : sparse.bytesPulled()), batch.size());
-                    if ((step - first) % LOG_EVERY == 0) {
-                        log.info("worker {} epoch {} step {}: loss {}", job.rank(), next.epoch(), step, loss);
-                    }
-                }
+                loop.run(source, tableStep);
             } catch (RuntimeException e) {
                 if (tableStep != null) {
                     tableStep.stopped(e); // a stop or an error that is no server loss: keep what the caches learnt
                     cacheStats = tableStep.stats();
                 }
                 throw e;
+            } finally { // a recovery replaced them
+                dense = loop.dense();
+                sparse = loop.sparse();
+                step = loop.step();
             }
             cacheStats = tableStep == null ? java.util.Map.of() : tableStep.stats();
         } finally {
             running = null;
         }
-        if (geo == null) {
-            pullInto(values, params, step);
-        }
-        return new Result(step - first, loss, examples, (System.nanoTime() - started) / 1e9, times.seconds());
+        loop.finish();
+        return loop.result(first, started);
     }
 
     /**
@@ -477,20 +390,6 @@ public final class SameDiffTrainer {
         local = started.local();
         sparse = started.sparse();
         step = dense.startStep();
-    }
-
-    private static INDArray[] emptyValues(List<ParamSpec> params) {
-        return params.stream().map(p -> Nd4j.create(DataType.FLOAT, p.shape(), 'c')).toArray(INDArray[]::new);
-    }
-
-    private void pullInto(INDArray[] values, List<ParamSpec> params, long minVersion) {
-        dense.client().pull(minVersion, values);
-        for (int p = 0; p < values.length; p++) {
-            if (params.get(p).name().equals(STEP_BARRIER)) {
-                continue;
-            }
-            graph.setParam(params.get(p).name(), values[p]);
-        }
     }
 
     /**
