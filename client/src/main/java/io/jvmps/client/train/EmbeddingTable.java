@@ -2,6 +2,7 @@ package io.jvmps.client.train;
 
 import io.jvmps.common.protocol.PsException;
 import io.jvmps.common.sparse.RowInitializer;
+import io.jvmps.common.sparse.RowLifecycle;
 import io.jvmps.common.sparse.SparseTableSpec;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -33,15 +34,18 @@ import org.nd4j.linalg.factory.Nd4j;
  * @param initRows  MindSpore's {@code init_in_server}: the rows of ids {@code 0 .. initRows - 1} are created on their
  *                  servers when the table is declared (memory reserved up front, a too small server cap refused at
  *                  once); 0, the default: a row is created by the first pull or push that touches it
+ * @param lifecycle admission of new ids and eviction of idle rows on the servers ({@link RowLifecycle}; the
+ *                  clock is the trainer's step, a GEO table's round); null: {@link RowLifecycle#KEEP_ALL}
  */
 public record EmbeddingTable(String variable, boolean hashed, float initScale, long seed, String optimizer,
-                             long initRows) {
+                             long initRows, RowLifecycle lifecycle) {
     /** Initial half-width of a table's values unless set. */
     public static final float DEFAULT_INIT_SCALE = 0.05f;
 
     /** Checks the name and the initializer by the servers' rules. */
     public EmbeddingTable {
-        new SparseTableSpec(variable, 1, seed, initScale, optimizer, initRows);
+        lifecycle = lifecycle == null ? RowLifecycle.KEEP_ALL : lifecycle;
+        new SparseTableSpec(variable, 1, seed, initScale, optimizer, initRows, lifecycle);
     }
 
     /**
@@ -53,13 +57,14 @@ public record EmbeddingTable(String variable, boolean hashed, float initScale, l
      */
     public static EmbeddingTable of(String variable) {
         return new EmbeddingTable(variable, false, DEFAULT_INIT_SCALE, variable == null ? 0 : variable.hashCode(), null,
-                0);
+                0, RowLifecycle.KEEP_ALL);
     }
 
     /**
      * A table declared as text, as a configuration file gives it: {@code NAME[:hashed][:init=SCALE][:seed=N]
-     * [:optimizer=TYPE][:init-rows=N]}, e.g. {@code genreFactors:hashed:init=0}. Unset parts keep {@link #of}'s
-     * defaults.
+     * [:optimizer=TYPE][:init-rows=N][:admit-after=N][:evict-after=STEPS]}, e.g.
+     * {@code genreFactors:hashed:init=0} or {@code adId:hashed:admit-after=3:evict-after=5000}. Unset parts keep
+     * {@link #of}'s defaults.
      *
      * @param spec the declaration
      * @return the table
@@ -82,6 +87,10 @@ public record EmbeddingTable(String variable, boolean hashed, float initScale, l
                     case "optimizer" -> value == null ? bad(spec, part)
                             : out.withOptimizer(value.toUpperCase(java.util.Locale.ROOT));
                     case "init-rows" -> value == null ? bad(spec, part) : out.withInitRows(Long.parseLong(value));
+                    case "admit-after" -> value == null ? bad(spec, part) : out.withLifecycle(
+                            new RowLifecycle(Integer.parseInt(value), out.lifecycle().evictAfterSteps()));
+                    case "evict-after" -> value == null ? bad(spec, part) : out.withLifecycle(
+                            new RowLifecycle(out.lifecycle().admitAfter(), Long.parseLong(value)));
                     default -> bad(spec, part);
                 };
             } catch (NumberFormatException e) {
@@ -93,23 +102,23 @@ public record EmbeddingTable(String variable, boolean hashed, float initScale, l
 
     private static EmbeddingTable bad(String spec, String part) {
         throw new IllegalArgumentException("table '" + spec + "': '" + part + "' is not hashed, init=SCALE, seed=N, "
-                + "optimizer=TYPE or init-rows=N (a table is NAME[:hashed][:init=SCALE][:seed=N][:optimizer=TYPE]"
-                + "[:init-rows=N])");
+                + "optimizer=TYPE, init-rows=N, admit-after=N or evict-after=STEPS (a table is NAME[:hashed]"
+                + "[:init=SCALE][:seed=N][:optimizer=TYPE][:init-rows=N][:admit-after=N][:evict-after=STEPS])");
     }
 
     /** @return the same table taking any 64-bit id */
     public EmbeddingTable asHashed() {
-        return new EmbeddingTable(variable, true, initScale, seed, optimizer, initRows);
+        return new EmbeddingTable(variable, true, initScale, seed, optimizer, initRows, lifecycle);
     }
 
     /** @return the same table with rows starting uniform in {@code [-scale, scale)} from {@code seed} */
     public EmbeddingTable withInit(float scale, long seed) {
-        return new EmbeddingTable(variable, hashed, scale, seed, optimizer, initRows);
+        return new EmbeddingTable(variable, hashed, scale, seed, optimizer, initRows, lifecycle);
     }
 
     /** @return the same table updated by the servers' {@code type} optimizer rather than their default */
     public EmbeddingTable withOptimizer(String type) {
-        return new EmbeddingTable(variable, hashed, initScale, seed, type, initRows);
+        return new EmbeddingTable(variable, hashed, initScale, seed, type, initRows, lifecycle);
     }
 
     /**
@@ -119,12 +128,20 @@ public record EmbeddingTable(String variable, boolean hashed, float initScale, l
      * @throws PsException INVALID_ARGUMENT for a count below 0 or above {@link Integer#MAX_VALUE}
      */
     public EmbeddingTable withInitRows(long rows) {
-        return new EmbeddingTable(variable, hashed, initScale, seed, optimizer, rows);
+        return new EmbeddingTable(variable, hashed, initScale, seed, optimizer, rows, lifecycle);
+    }
+
+    /**
+     * @param lifecycle when the servers give a new id a row and remove an idle one
+     * @return the same table with that lifecycle
+     */
+    public EmbeddingTable withLifecycle(RowLifecycle lifecycle) {
+        return new EmbeddingTable(variable, hashed, initScale, seed, optimizer, initRows, lifecycle);
     }
 
     /** @return the servers' declaration of this table for rows of {@code dim} values */
     public SparseTableSpec spec(int dim) {
-        return new SparseTableSpec(variable, dim, seed, initScale, optimizer, initRows);
+        return new SparseTableSpec(variable, dim, seed, initScale, optimizer, initRows, lifecycle);
     }
 
     /**

@@ -21,6 +21,12 @@ class EmbeddingTableTest {
         assertThat(up.initRows()).isEqualTo(500);
         assertThat(up.spec(8).initRows()).as("the servers' declaration carries it").isEqualTo(500);
         assertThat(EmbeddingTable.of("items").initRows()).as("rows on first use by default").isZero();
+        EmbeddingTable ads = EmbeddingTable.parse("adId:hashed:admit-after=3:evict-after=5000");
+        assertThat(ads.spec(16).lifecycle()).as("the servers' declaration carries it")
+                .isEqualTo(new io.jvmps.common.sparse.RowLifecycle(3, 5000));
+        assertThat(EmbeddingTable.of("items").spec(8).lifecycle()).isEqualTo(io.jvmps.common.sparse.RowLifecycle.KEEP_ALL);
+        assertThatThrownBy(() -> EmbeddingTable.parse("t:admit-after=0")).isInstanceOf(PsException.class)
+                .hasMessageContaining("admitAfter");
     }
 
     @Test

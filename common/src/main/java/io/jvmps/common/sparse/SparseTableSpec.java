@@ -20,8 +20,11 @@ import java.util.regex.Pattern;
  * @param initRows  {@code init_in_server} with a vocabulary size: rows {@code 0 .. initRows - 1} are created on
  *                  their servers when the table is declared (each server creates the ones it owns, at their
  *                  initial values); 0 or {@code null} = rows are created by the first push that touches them
+ * @param lifecycle admission of new ids and eviction of idle rows ({@link RowLifecycle}); {@code null} =
+ *                  {@link RowLifecycle#KEEP_ALL}
  */
-public record SparseTableSpec(String name, int dim, long seed, float initScale, String optimizer, Long initRows) {
+public record SparseTableSpec(String name, int dim, long seed, float initScale, String optimizer, Long initRows,
+                              RowLifecycle lifecycle) {
     /** Largest row width. */
     public static final int MAX_DIM = 4096;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -29,6 +32,7 @@ public record SparseTableSpec(String name, int dim, long seed, float initScale, 
     /** @throws PsException INVALID_ARGUMENT naming the bad field */
     public SparseTableSpec {
         initRows = initRows == null ? 0L : initRows;
+        lifecycle = lifecycle == null ? RowLifecycle.KEEP_ALL : lifecycle;
         if (name == null || !NAME.matcher(name).matches()) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table name must be 1..64 characters of "
                     + "[A-Za-z0-9_.-], got " + (name == null ? "none" : "'" + name + "'"));
@@ -45,6 +49,16 @@ public record SparseTableSpec(String name, int dim, long seed, float initScale, 
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table '" + name + "': initRows must be 0.."
                     + Integer.MAX_VALUE + ", got " + initRows);
         }
+    }
+
+    /** A table whose rows are kept forever, every id getting one on its first push. */
+    public SparseTableSpec(String name, int dim, long seed, float initScale, String optimizer, Long initRows) {
+        this(name, dim, seed, initScale, optimizer, initRows, RowLifecycle.KEEP_ALL);
+    }
+
+    /** @return this declaration with rows born and removed by {@code lifecycle} */
+    public SparseTableSpec withLifecycle(RowLifecycle lifecycle) {
+        return new SparseTableSpec(name, dim, seed, initScale, optimizer, initRows, lifecycle);
     }
 
     /** A table whose rows are created lazily, by the first push that touches each. */

@@ -146,7 +146,7 @@ public class SparseController {
                             + table.spec().dim() + "; push from worker " + push.sender() + " carries dim " + push.dim());
                 }
                 checkOwned(push.table(), push.ids());
-                checked.add(table.check(push.ids(), push.values(), push.kind()));
+                checked.add(table.check(push.step(), push.ids(), push.values(), push.kind()));
             }
             long rows = 0;
             long elements = 0;

@@ -28,7 +28,10 @@ import java.util.function.LongPredicate;
  * int   sparse tables     per table: UTF name, int dim, long seed, float initScale, UTF optimizer
  *                                    ("" = the servers' default), long initRows, int state slots,
  *                                    long updates, int rows, then per row: long id, int update count,
- *                                    float[dim x (1 + state slots)] values then state  (format 3 and later)
+ *                                    float[dim x (1 + state slots)] values then state  (format 3 and later);
+ *                                    format 5: after initRows int admitAfter, long evictAfterSteps; a table
+ *                                    that evicts has long last-touched clock after each row's update count;
+ *                                    one that admits ends with int n, byte[n] sketch counters, long additions
  * int   worker clocks     per worker rank: long clock (the first step, GEO: round, of that rank not in
  *                                    this part's slices; none in SYNC)                  (format 4 and later)
  * int   end magic 'PSCE'
@@ -39,8 +42,9 @@ import java.util.function.LongPredicate;
 public final class CheckpointFormat {
     static final int MAGIC = 0x5053434B;
     static final int END = 0x50534345;
-    static final int VERSION = 4;
+    static final int VERSION = 5;
     private static final int MAX_STATE_SLOTS = 16;
+    private static final int MAX_SKETCH_BYTES = 1 << 26;
     private static final int MAX_PARAMS = 1 << 20;
     private static final int FLOAT_RUN = 16 * 1024;
     private static final int MAX_WORKERS = 1 << 16;
@@ -184,7 +188,7 @@ public final class CheckpointFormat {
             int tables = in.readInt();
             check(tables >= 0 && tables <= MAX_PARAMS, "bad sparse table count " + tables);
             for (int i = 0; i < tables; i++) {
-                sparse.add(readSparse(in, run, keepRow));
+                sparse.add(readSparse(in, run, keepRow, version));
             }
         }
         List<Long> clocks = new ArrayList<>();
@@ -209,17 +213,30 @@ public final class CheckpointFormat {
         out.writeFloat(spec.initScale());
         out.writeUTF(spec.optimizer() == null ? "" : spec.optimizer());
         out.writeLong(spec.initRows());
+        out.writeInt(spec.lifecycle().admitAfter());
+        out.writeLong(spec.lifecycle().evictAfterSteps());
         out.writeInt(t.stateSlots());
         out.writeLong(t.updates());
         out.writeInt(t.rows());
+        boolean clocks = spec.lifecycle().evicts();
         for (int r = 0; r < t.rows(); r++) {
             out.writeLong(t.ids()[r]);
             out.writeInt(t.steps()[r]);
+            if (clocks) {
+                out.writeLong(t.touched() == null ? 0 : t.touched()[r]);
+            }
             writeFloats(out, t.data(), r * t.stride(), t.stride(), run);
+        }
+        if (spec.lifecycle().admits()) {
+            byte[] counters = t.admission() == null ? new byte[0] : t.admission().counters();
+            out.writeInt(counters.length);
+            out.write(counters);
+            out.writeLong(t.admission() == null ? 0 : t.admission().additions());
         }
     }
 
-    private static SparseRows readSparse(DataInputStream in, byte[] run, LongPredicate keepRow) throws IOException {
+    private static SparseRows readSparse(DataInputStream in, byte[] run, LongPredicate keepRow, int version)
+            throws IOException {
         String name = in.readUTF();
         int dim = in.readInt();
         long seed = in.readLong();
@@ -228,7 +245,11 @@ public final class CheckpointFormat {
         long initRows = in.readLong();
         SparseTableSpec spec;
         try {
-            spec = new SparseTableSpec(name, dim, seed, initScale, optimizer.isEmpty() ? null : optimizer, initRows);
+            io.jvmps.common.sparse.RowLifecycle lifecycle = version >= 5
+                    ? new io.jvmps.common.sparse.RowLifecycle(in.readInt(), in.readLong())
+                    : io.jvmps.common.sparse.RowLifecycle.KEEP_ALL;
+            spec = new SparseTableSpec(name, dim, seed, initScale, optimizer.isEmpty() ? null : optimizer, initRows,
+                    lifecycle);
         } catch (RuntimeException e) {
             throw new IOException("damaged checkpoint part: " + e.getMessage(), e);
         }
@@ -243,12 +264,15 @@ public final class CheckpointFormat {
         int capacity = Math.min(rows, 1 << 14);
         long[] ids = new long[capacity];
         int[] steps = new int[capacity];
+        boolean clocks = spec.lifecycle().evicts();
+        long[] touched = clocks ? new long[capacity] : null;
         float[] data = new float[capacity * stride];
         float[] skipped = new float[stride];
         int kept = 0;
         for (int r = 0; r < rows; r++) {
             long id = in.readLong();
             int count = in.readInt();
+            long clock = clocks ? in.readLong() : 0;
             if (!keepRow.test(id)) {
                 readFloats(in, skipped, 0, stride, run);
                 continue;
@@ -257,19 +281,37 @@ public final class CheckpointFormat {
                 capacity = (int) Math.min(rows, 2L * capacity);
                 ids = Arrays.copyOf(ids, capacity);
                 steps = Arrays.copyOf(steps, capacity);
+                touched = clocks ? Arrays.copyOf(touched, capacity) : null;
                 data = Arrays.copyOf(data, capacity * stride);
             }
             ids[kept] = id;
             steps[kept] = count;
+            if (clocks) {
+                touched[kept] = clock;
+            }
             readFloats(in, data, kept * stride, stride, run);
             kept++;
         }
         if (kept < capacity) {
             ids = Arrays.copyOf(ids, kept);
             steps = Arrays.copyOf(steps, kept);
+            touched = clocks ? Arrays.copyOf(touched, kept) : null;
             data = Arrays.copyOf(data, kept * stride);
         }
-        return new SparseRows(spec, slots, updates, ids, steps, data);
+        SparseRows.Admission admission = null;
+        if (spec.lifecycle().admits()) {
+            int n = in.readInt();
+            check(n >= 0 && n <= MAX_SKETCH_BYTES, "sparse table " + name + " has an admission sketch of " + n + " bytes");
+            byte[] counters = in.readNBytes(n);
+            check(counters.length == n, "sparse table " + name + "'s admission sketch is cut short");
+            long additions = in.readLong();
+            try {
+                admission = n == 0 ? null : new SparseRows.Admission(counters, additions);
+            } catch (IllegalArgumentException e) {
+                throw new IOException("damaged checkpoint part: sparse table " + name + ": " + e.getMessage(), e);
+            }
+        }
+        return new SparseRows(spec, slots, updates, ids, steps, data, touched, admission);
     }
 
     private static void writeFloats(DataOutputStream out, float[] values, byte[] run) throws IOException {

@@ -8,8 +8,10 @@ import java.util.List;
  * ({@code [values | optimizer state slots]}), with the row's id and update count in parallel primitive
  * arrays. No object per row. Every block but the last holds {@code rowsPerBlock} rows (a power of two, 0.5 M to 1 M floats); the
  * last starts at {@value #FIRST_ROWS} rows and doubles until it is full, so a small table holds (and is charged
- * for) little more than its rows. A row's index never changes; growing the last block copies its arrays, so
- * callers re-read {@link #block} after an append. Not thread-safe: the table's lock guards it.
+ * for) little more than its rows. A table that evicts rows also keeps each row's last-touched clock. Rows are
+ * packed: removing one moves the last row into its place ({@link #removeSwap}), so a row's index changes only
+ * then; growing the last block copies its arrays, so callers re-read {@link #block} after an append. Not
+ * thread-safe: the table's lock guards it.
  */
 final class RowBlocks {
     private static final int TARGET_BLOCK_FLOATS = 1 << 20;
@@ -28,12 +30,20 @@ final class RowBlocks {
     private final List<float[]> values = new ArrayList<>();
     private final List<long[]> ids = new ArrayList<>();
     private final List<int[]> steps = new ArrayList<>();
+    /** Each row's last-touched table clock, or null when the table does not evict. */
+    private final List<long[]> touched;
     private int rows;
     /** Rows the last block's arrays hold. */
     private int lastCapacity;
 
     RowBlocks(int dim, int stateSlots, float initialState) {
+        this(dim, stateSlots, initialState, false);
+    }
+
+    /** @param tracksTouch keep each row's last-touched clock (a table that evicts idle rows) */
+    RowBlocks(int dim, int stateSlots, float initialState, boolean tracksTouch) {
         this.dim = dim;
+        this.touched = tracksTouch ? new ArrayList<>() : null;
         this.stride = dim * (1 + stateSlots);
         this.rowsPerBlock = Integer.highestOneBit(Math.max(1, TARGET_BLOCK_FLOATS / stride));
         this.blockShift = Integer.numberOfTrailingZeros(rowsPerBlock);
@@ -43,7 +53,7 @@ final class RowBlocks {
 
     /** @return bytes one row of capacity costs: values and state, id, update count and its index entry */
     private long rowBytes() {
-        return (long) stride * 4 + 8 + 4 + INDEX_BYTES_PER_ROW;
+        return (long) stride * 4 + 8 + 4 + (touched == null ? 0 : 8) + INDEX_BYTES_PER_ROW;
     }
 
     /** @return bytes the allocated capacity holds (what the table is charged for) */
@@ -81,6 +91,9 @@ final class RowBlocks {
             values.add(new float[lastCapacity * stride]);
             ids.add(new long[lastCapacity]);
             steps.add(new int[lastCapacity]);
+            if (touched != null) {
+                touched.add(new long[lastCapacity]);
+            }
             return;
         }
         int last = values.size() - 1;
@@ -88,6 +101,9 @@ final class RowBlocks {
         values.set(last, java.util.Arrays.copyOf(values.get(last), lastCapacity * stride));
         ids.set(last, java.util.Arrays.copyOf(ids.get(last), lastCapacity));
         steps.set(last, java.util.Arrays.copyOf(steps.get(last), lastCapacity));
+        if (touched != null) {
+            touched.set(last, java.util.Arrays.copyOf(touched.get(last), lastCapacity));
+        }
     }
 
     /** Appends a row whose values are already in {@code initial[offset .. offset + dim)}; returns its index. */
@@ -99,11 +115,64 @@ final class RowBlocks {
         float[] block = block(row);
         int at = offset(row);
         System.arraycopy(initial, offset, block, at, dim);
-        if (initialState != 0f) {
+        if (stride > dim) { // a slot a removed row left holds its state
             java.util.Arrays.fill(block, at + dim, at + stride, initialState);
         }
         ids.get(row >>> blockShift)[row & rowMask] = id;
+        steps.get(row >>> blockShift)[row & rowMask] = 0;
+        if (touched != null) {
+            touched.get(row >>> blockShift)[row & rowMask] = 0;
+        }
         return row;
+    }
+
+    /** Sets the row's last-touched clock (a table that evicts). */
+    void touch(int row, long clock) {
+        touched.get(row >>> blockShift)[row & rowMask] = clock;
+    }
+
+    /** @return the row's last-touched clock (a table that evicts) */
+    long touched(int row) {
+        return touched.get(row >>> blockShift)[row & rowMask];
+    }
+
+    /**
+     * Removes a row by moving the last row into its place (values, state, id, update count, clock).
+     *
+     * @return true when a row moved: the caller's index must then map {@link #id}{@code (row)} to {@code row}
+     */
+    boolean removeSwap(int row) {
+        int last = --rows;
+        if (row == last) {
+            return false;
+        }
+        System.arraycopy(block(last), offset(last), block(row), offset(row), stride);
+        ids.get(row >>> blockShift)[row & rowMask] = id(last);
+        steps.get(row >>> blockShift)[row & rowMask] = steps.get(last >>> blockShift)[last & rowMask];
+        if (touched != null) {
+            touch(row, touched(last));
+        }
+        return true;
+    }
+
+    /**
+     * Drops trailing blocks no row uses any more (after removals).
+     *
+     * @return bytes of capacity given up
+     */
+    long trim() {
+        long before = heldBytes();
+        while (!values.isEmpty() && rows <= (long) (values.size() - 1) * rowsPerBlock) {
+            int last = values.size() - 1;
+            values.remove(last);
+            ids.remove(last);
+            steps.remove(last);
+            if (touched != null) {
+                touched.remove(last);
+            }
+            lastCapacity = values.isEmpty() ? 0 : rowsPerBlock;
+        }
+        return before - heldBytes();
     }
 
     float[] block(int row) {
@@ -143,7 +212,14 @@ final class RowBlocks {
             stepCopy[row] = steps.get(row >>> blockShift)[row & rowMask];
             System.arraycopy(block(row), offset(row), data, row * stride, stride);
         }
-        return new SparseRows(spec, stride / dim - 1, updates, idCopy, stepCopy, data);
+        long[] touchedCopy = null;
+        if (touched != null) {
+            touchedCopy = new long[rows];
+            for (int row = 0; row < rows; row++) {
+                touchedCopy[row] = touched(row);
+            }
+        }
+        return new SparseRows(spec, stride / dim - 1, updates, idCopy, stepCopy, data, touchedCopy, null);
     }
 
     /** Drops every row and block. */
@@ -151,6 +227,9 @@ final class RowBlocks {
         values.clear();
         ids.clear();
         steps.clear();
+        if (touched != null) {
+            touched.clear();
+        }
         rows = 0;
         lastCapacity = 0;
     }
@@ -160,6 +239,9 @@ final class RowBlocks {
         int row = append(from.ids()[index], from.data(), index * stride);
         System.arraycopy(from.data(), index * stride, block(row), offset(row), stride);
         steps.get(row >>> blockShift)[row & rowMask] = from.steps()[index];
+        if (touched != null && from.touched() != null) {
+            touch(row, from.touched()[index]);
+        }
         return row;
     }
 }

@@ -23,10 +23,39 @@ import java.util.function.LongPredicate;
  * @param ids        row ids, distinct
  * @param steps      per-row update counts
  * @param data       row-major values and state
+ * @param touched    per-row last-touched table clock (a table that evicts idle rows), or null
+ * @param admission  the admission sketch's counters and count (a table that admits ids), or null
  */
-public record SparseRows(SparseTableSpec spec, int stateSlots, long updates, long[] ids, int[] steps, float[] data) {
+public record SparseRows(SparseTableSpec spec, int stateSlots, long updates, long[] ids, int[] steps, float[] data,
+                         long[] touched, Admission admission) {
+    /**
+     * A saved admission sketch.
+     *
+     * @param counters  the count-min sketch's byte counters, row by row
+     * @param additions pushes counted since its last aging
+     */
+    public record Admission(byte[] counters, long additions) {
+        /** @throws IllegalArgumentException unless the counters are {@value AdmissionSketch#DEPTH} rows of a power of two */
+        public Admission {
+            int width = counters.length / AdmissionSketch.DEPTH;
+            if (counters.length % AdmissionSketch.DEPTH != 0 || Integer.bitCount(width) != 1 || additions < 0) {
+                throw new IllegalArgumentException("an admission sketch of " + counters.length + " counters and "
+                        + additions + " counted pushes is not one this server writes");
+            }
+        }
+    }
+
+    /** A copy without clocks or admission state. */
+    public SparseRows(SparseTableSpec spec, int stateSlots, long updates, long[] ids, int[] steps, float[] data) {
+        this(spec, stateSlots, updates, ids, steps, data, null, null);
+    }
+
     /** @throws IllegalArgumentException when the arrays do not agree with each other */
     public SparseRows {
+        if (touched != null && touched.length != ids.length) {
+            throw new IllegalArgumentException("sparse table '" + spec.name() + "': " + ids.length + " ids and "
+                    + touched.length + " clocks");
+        }
         if (stateSlots < 0 || ids.length != steps.length || (long) ids.length * spec.dim() * (1 + stateSlots)
                 != data.length) {
             throw new IllegalArgumentException("sparse table '" + spec.name() + "': " + ids.length + " ids, "
@@ -58,17 +87,21 @@ public record SparseRows(SparseTableSpec spec, int stateSlots, long updates, lon
         }
         long[] i2 = new long[n];
         int[] s2 = new int[n];
+        long[] t2 = touched == null ? null : new long[n];
         float[] d2 = new float[n * stride()];
         int at = 0;
         for (int i = 0; i < ids.length; i++) {
             if (keep.test(ids[i])) {
                 i2[at] = ids[i];
                 s2[at] = steps[i];
+                if (t2 != null) {
+                    t2[at] = touched[i];
+                }
                 System.arraycopy(data, i * stride(), d2, at * stride(), stride());
                 at++;
             }
         }
-        return new SparseRows(spec, stateSlots, updates, i2, s2, d2);
+        return new SparseRows(spec, stateSlots, updates, i2, s2, d2, t2, admission);
     }
 
     /**
@@ -94,12 +127,26 @@ public record SparseRows(SparseTableSpec spec, int stateSlots, long updates, lon
             }
             long[] ids = new long[rows];
             int[] steps = new int[rows];
+            boolean clocks = same.stream().allMatch(c -> c.touched() != null);
+            long[] touched = clocks ? new long[rows] : null;
+            AdmissionSketch sketch = null;
             float[] data = new float[rows * first.stride()];
             int at = 0;
             for (SparseRows c : same) {
                 System.arraycopy(c.ids(), 0, ids, at, c.rows());
                 System.arraycopy(c.steps(), 0, steps, at, c.rows());
                 System.arraycopy(c.data(), 0, data, at * first.stride(), c.data().length);
+                if (touched != null) {
+                    System.arraycopy(c.touched(), 0, touched, at, c.rows());
+                }
+                if (c.admission() != null) {
+                    AdmissionSketch part = AdmissionSketch.restore(c.admission().counters(), c.admission().additions());
+                    if (sketch == null) {
+                        sketch = part;
+                    } else {
+                        sketch.merge(part);
+                    }
+                }
                 at += c.rows();
             }
             long distinct = Arrays.stream(ids).distinct().count();
@@ -107,7 +154,8 @@ public record SparseRows(SparseTableSpec spec, int stateSlots, long updates, lon
                 throw new IllegalArgumentException("sparse table '" + first.spec().name() + "' holds "
                         + (rows - distinct) + " ids twice across the checkpoint's parts");
             }
-            merged.add(new SparseRows(first.spec(), first.stateSlots(), updates, ids, steps, data));
+            merged.add(new SparseRows(first.spec(), first.stateSlots(), updates, ids, steps, data, touched,
+                    sketch == null ? null : new Admission(sketch.counters(), sketch.additions())));
         }
         return merged;
     }

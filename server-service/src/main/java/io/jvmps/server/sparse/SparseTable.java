@@ -22,11 +22,15 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * One sparse table's rows on this server. A row exists only once a push touched it; until then a pull
  * reads its initial value from {@link RowInitializer}, so pulls never allocate. A push deduplicates its
  * ids (summing the values of repeated ids; a push that repeats none, as clients send them, is applied as it came), checks everything, reserves memory for the rows it creates,
- * and only then changes rows, so a rejected push changes nothing. Pulls share a read lock; pushes take the
- * write lock. Thread-safe.
+ * and only then changes rows, so a rejected push changes nothing. The table's {@link
+ * io.jvmps.common.sparse.RowLifecycle} decides when an id gets a row (admission: until then its gradients are
+ * dropped and counted) and when an idle row is removed (eviction, swept as pushes advance the table's clock).
+ * Pulls share a read lock; pushes take the write lock. Thread-safe.
  */
 public final class SparseTable {
     private static final long ABSENT = -1;
+    /** A row the push does not create: its id is not admitted yet. */
+    private static final long DROPPED = -2;
 
     private final SparseTableSpec spec;
     private final Optimizer optimizer;
@@ -34,13 +38,18 @@ public final class SparseTable {
     private final RowBlocks blocks;
     private final Long2LongHashMap rowOf = new Long2LongHashMap(ABSENT);
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
+    private final TableLifecycle life;
+    /** Rows restored without their clocks (a checkpoint of a table that did not evict): the next push touches all. */
+    private boolean rowsUnclocked;
     private long updates;
 
     SparseTable(SparseTableSpec spec, Optimizer optimizer, MemoryBudget budget) {
         this.spec = spec;
         this.optimizer = optimizer;
         this.budget = budget;
-        this.blocks = new RowBlocks(spec.dim(), optimizer.rowStateSlots(), optimizer.rowStateInitialValue());
+        this.blocks = new RowBlocks(spec.dim(), optimizer.rowStateSlots(), optimizer.rowStateInitialValue(),
+                spec.lifecycle().evicts());
+        this.life = new TableLifecycle(spec.lifecycle());
     }
 
     /** @return the declaration */
@@ -146,6 +155,15 @@ public final class SparseTable {
     }
 
     /**
+     * Applies one push of a training step (the table's clock, which eviction counts in, is the highest step seen).
+     *
+     * @return number of distinct rows changed (ids not admitted yet are not counted)
+     */
+    public int push(long step, long[] ids, float[] values, UpdateKind kind) {
+        return check(step, ids, values, kind).apply();
+    }
+
+    /**
      * A push that passed {@link #check}: its distinct ids and their summed values, ready for {@link CheckedPush#apply}.
      * Immutable; arrays are not copied. Thread-safe (applying takes the table's write lock).
      */
@@ -154,9 +172,11 @@ public final class SparseTable {
         private final long[] ids;
         private final float[] values;
         private final UpdateKind kind;
+        private final long step;
 
-        private CheckedPush(SparseTable table, long[] ids, float[] values, UpdateKind kind) {
+        private CheckedPush(SparseTable table, long step, long[] ids, float[] values, UpdateKind kind) {
             this.table = table;
+            this.step = step;
             this.ids = ids;
             this.values = values;
             this.kind = kind;
@@ -165,7 +185,7 @@ public final class SparseTable {
         /**
          * Applies the push to its table: reserves memory for the rows it creates, then changes rows.
          *
-         * @return number of distinct rows changed
+         * @return number of distinct rows changed (ids not admitted yet are not counted)
          * @throws PsException RESOURCE_EXHAUSTED; nothing changed then
          */
         public int apply() {
@@ -181,6 +201,11 @@ public final class SparseTable {
      * @throws PsException SHAPE_MISMATCH or NON_FINITE naming the id and element
      */
     public CheckedPush check(long[] ids, float[] values, UpdateKind kind) {
+        return check(0, ids, values, kind);
+    }
+
+    /** {@link #check(long[], float[], UpdateKind)} for a push of training step {@code step}. */
+    public CheckedPush check(long step, long[] ids, float[] values, UpdateKind kind) {
         int dim = spec.dim();
         requireLength(values.length, ids.length, "push values");
         for (int i = 0; i < values.length; i++) {
@@ -190,29 +215,72 @@ public final class SparseTable {
             }
         }
         if (RepeatFinder.firstRepeat(ids) < 0) {
-            return new CheckedPush(this, ids, values, kind);
+            return new CheckedPush(this, step, ids, values, kind);
         }
         DistinctIds distinct = DistinctIds.of(ids);
-        return new CheckedPush(this, distinct.ids(), distinct.sum(values, dim), kind);
+        return new CheckedPush(this, step, distinct.ids(), distinct.sum(values, dim), kind);
     }
 
     private int apply(CheckedPush push) {
         lock.writeLock().lock();
         try {
-            applyAll(push.ids, reserveFor(push.ids), push.values, push.kind);
-            return push.ids.length;
+            long[] found = reserveFor(push.ids);
+            long clock = life.advance(push.step);
+            if (rowsUnclocked) {
+                for (int row = 0; row < blocks.rows(); row++) {
+                    blocks.touch(row, clock);
+                }
+                rowsUnclocked = false;
+            }
+            int changed = applyAll(push.ids, found, push.values, push.kind, clock);
+            long cutoff = life.sweepCutoff();
+            if (cutoff != Long.MIN_VALUE) {
+                evictTouchedBefore(cutoff);
+            }
+            return changed;
         } finally {
             lock.writeLock().unlock();
         }
     }
 
-    /** Applies distinct rows' values (row {@code i} at {@code i * dim}); creates the {@link #ABSENT} ones first. */
-    private void applyAll(long[] distinctIds, long[] found, float[] values, UpdateKind kind) {
+    /** Removes every row last touched before {@code cutoff}, packing the rest, and gives back emptied blocks. */
+    private void evictTouchedBefore(long cutoff) {
+        int removed = 0;
+        for (int row = blocks.rows() - 1; row >= 0; row--) { // rows above have been looked at: the moved one is kept
+            if (blocks.touched(row) < cutoff) {
+                rowOf.remove(blocks.id(row));
+                if (blocks.removeSwap(row)) {
+                    rowOf.put(blocks.id(row), row);
+                }
+                removed++;
+            }
+        }
+        if (removed > 0) {
+            budget.release(blocks.trim());
+            life.evicted(removed);
+        }
+    }
+
+    /**
+     * Applies distinct rows' values (row {@code i} at {@code i * dim}); creates the {@link #ABSENT} ones first and
+     * skips the {@link #DROPPED} ones.
+     *
+     * @return rows changed
+     */
+    private int applyAll(long[] distinctIds, long[] found, float[] values, UpdateKind kind, long clock) {
         int dim = spec.dim();
         float[] initial = null;
+        boolean evicts = spec.lifecycle().evicts();
+        int created = 0;
+        int dropped = 0;
         for (int i = 0; i < distinctIds.length; i++) {
             long row = found[i];
+            if (row == DROPPED) {
+                dropped++;
+                continue;
+            }
             if (row == ABSENT) {
+                created++;
                 long id = distinctIds[i];
                 initial = initial == null ? new float[dim] : initial;
                 RowInitializer.fill(spec.seed(), id, spec.initScale(), initial, 0, dim);
@@ -220,8 +288,13 @@ public final class SparseTable {
                 rowOf.put(id, row);
             }
             apply((int) row, values, i * dim, kind);
+            if (evicts) {
+                blocks.touch((int) row, clock);
+            }
         }
         updates++;
+        life.pushed(created, dropped);
+        return distinctIds.length - dropped;
     }
 
     private void apply(int row, float[] values, int offset, UpdateKind kind) {
@@ -238,23 +311,38 @@ public final class SparseTable {
     }
 
     /**
-     * Reserves the memory of the rows the push creates.
+     * Reserves the memory of the rows the push creates, then counts the push of every id without a row in the
+     * admission sketch (after the reservation, so a refused push counts nothing).
      *
-     * @return each id's row, or {@link #ABSENT} for one the push creates (one map lookup per id for the whole push)
+     * @return each id's row, {@link #ABSENT} for one the push creates or {@link #DROPPED} for one not admitted yet
+     *         (one map lookup per id for the whole push)
      */
     private long[] reserveFor(long[] distinctIds) {
         long[] found = new long[distinctIds.length];
         int fresh = 0;
+        boolean counted = false;
         for (int i = 0; i < distinctIds.length; i++) {
             found[i] = rowOf.get(distinctIds[i]);
             if (found[i] == ABSENT) {
-                fresh++;
+                counted = true;
+                if (life.admitsNow(distinctIds[i])) {
+                    fresh++;
+                } else {
+                    found[i] = DROPPED;
+                }
             }
         }
         long more = blocks.bytesFor(fresh);
         if (more > 0) {
             budget.reserve(more, "sparse push to '" + spec.name() + "' creating "
                     + fresh + " rows");
+        }
+        if (counted && spec.lifecycle().admits()) {
+            for (int i = 0; i < distinctIds.length; i++) {
+                if (found[i] == DROPPED) {
+                    life.countPush(distinctIds[i]);
+                }
+            }
         }
         return found;
     }
@@ -304,7 +392,9 @@ public final class SparseTable {
     public SparseRows copy() {
         lock.readLock().lock();
         try {
-            return blocks.copy(spec, updates);
+            SparseRows rows = blocks.copy(spec, updates);
+            return new SparseRows(spec, rows.stateSlots(), updates, rows.ids(), rows.steps(), rows.data(),
+                    rows.touched(), life.saved());
         } finally {
             lock.readLock().unlock();
         }
@@ -331,13 +421,18 @@ public final class SparseTable {
             rowOf.clear();
             updates = mine == null ? 0 : mine.updates();
             if (mine == null) {
+                life.restore(null, 0);
                 return;
             }
             budget.reserve(blocks.bytesFor(mine.rows()), "sparse table '" + spec.name()
                     + "' restoring " + mine.rows() + " rows from a checkpoint");
+            long clock = 0;
             for (int i = 0; i < mine.rows(); i++) {
                 rowOf.put(mine.ids()[i], blocks.appendCopy(mine, i));
+                clock = mine.touched() == null ? clock : Math.max(clock, mine.touched()[i]);
             }
+            life.restore(mine.admission(), clock);
+            rowsUnclocked = spec.lifecycle().evicts() && mine.touched() == null && mine.rows() > 0;
         } finally {
             lock.writeLock().unlock();
         }
@@ -345,7 +440,13 @@ public final class SparseTable {
 
     /** @return this table's status on this server */
     public SparseTableStatus status() {
-        return new SparseTableStatus(spec.name(), spec.dim(), optimizer.describe(), rows(), bytes(), updates());
+        lock.readLock().lock();
+        try {
+            return new SparseTableStatus(spec.name(), spec.dim(), optimizer.describe(), blocks.rows(),
+                    blocks.heldBytes() + life.sketchBytes(), updates, life.admitted(), life.evicted(), life.dropped());
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     /** @return rows created so far */

@@ -28,6 +28,7 @@ public final class SparseTables {
     private final MemoryBudget budget;
     private final ConcurrentMap<String, SparseRows> restoreOnDeclare = new ConcurrentHashMap<>();
     private volatile Function<LongPredicate, List<SparseRows>> ownedRows;
+    private volatile java.util.function.Consumer<SparseTable> onCreate = table -> { };
 
     /**
      * @param defaultType the optimizer of tables that name none ({@code ps.optimizer.type})
@@ -72,15 +73,22 @@ public final class SparseTables {
             } else {
                 created.createRows(spec.initRows(), owned);
             }
+            onCreate.accept(created);
             return created;
         });
         SparseTableSpec held = table.spec();
         if (held.dim() != spec.dim() || held.seed() != spec.seed() || held.initScale() != spec.initScale()
-                || typeOf(held) != type || !held.initRows().equals(spec.initRows())) {
+                || typeOf(held) != type || !held.initRows().equals(spec.initRows())
+                || !held.lifecycle().equals(spec.lifecycle())) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table '" + spec.name() + "' exists as "
                     + describe(held) + "; this declaration asks for " + describe(spec));
         }
         return table;
+    }
+
+    /** @param listener told of every table this server creates from now on (e.g. to register its meters) */
+    public void onCreate(java.util.function.Consumer<SparseTable> listener) {
+        this.onCreate = listener;
     }
 
     /**
@@ -180,6 +188,7 @@ public final class SparseTables {
 
     private String describe(SparseTableSpec spec) {
         return "dim=" + spec.dim() + ", seed=" + spec.seed() + ", initScale=" + spec.initScale() + ", optimizer="
-                + typeOf(spec) + ", initRows=" + spec.initRows();
+                + typeOf(spec) + ", initRows=" + spec.initRows() + ", admitAfter=" + spec.lifecycle().admitAfter()
+                + ", evictAfterSteps=" + spec.lifecycle().evictAfterSteps();
     }
 }

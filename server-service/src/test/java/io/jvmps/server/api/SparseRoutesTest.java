@@ -45,6 +45,8 @@ class SparseRoutesTest {
     RSocketRequester.Builder builder;
     @LocalRSocketServerPort
     int port;
+    @Autowired
+    io.micrometer.core.instrument.MeterRegistry registry;
     RSocketRequester requester;
 
     @BeforeEach
@@ -120,6 +122,47 @@ class SparseRoutesTest {
             assertThat(t.pushes()).isEqualTo(2);
         });
         assertThat(status.sparseBytes()).isPositive();
+    }
+
+    @Test
+    void aTableDeclaredWithALifecycleAdmitsEvictsAndCountsThroughTheRoutesAndTheMetrics() {
+        String json = "{\"name\":\"life\",\"dim\":2,\"seed\":1,\"initScale\":0.1,"
+                + "\"lifecycle\":{\"admitAfter\":2,\"evictAfterSteps\":4}}";
+        SparseTableStatus declared = requester.route(Routes.SPARSE_DECLARE)
+                .data(json).retrieveMono(SparseTableStatus.class).block(WAIT);
+        assertThat(declared.rows()).isZero();
+        assertRejected(() -> requester.route(Routes.SPARSE_DECLARE).data(new SparseTableSpec("life", 2, 1, 0.1f, null))
+                .retrieveMono(SparseTableStatus.class).block(WAIT), "INVALID_ARGUMENT", "admitAfter=2");
+        float[] fresh = pull("life", 2, 9);
+        PushAck first = stepPush("life", 1, new long[] {9}, new float[] {1, 1});
+        assertThat(first.slices()).as("not admitted yet: no row changed").isZero();
+        assertThat(pull("life", 2, 9)).containsExactly(fresh);
+        stepPush("life", 2, new long[] {9}, new float[] {1, 1}); // admitted on its second push
+        assertThat(pull("life", 2, 9)).isNotEqualTo(fresh);
+        stepPush("life", 3, new long[] {8}, new float[] {1, 1});
+        stepPush("life", 4, new long[] {8}, new float[] {1, 1}); // 8 admitted at 4
+        stepPush("life", 8, new long[] {8}, new float[] {1, 1}); // 9, last touched at 2, is idle for 6 > 4 steps
+        assertThat(pull("life", 2, 9)).containsExactly(fresh);
+        ServerStatus status = requester.route(Routes.SERVER_STATUS).retrieveMono(ServerStatus.class).block(WAIT);
+        assertThat(status.sparseTables()).anySatisfy(t -> {
+            assertThat(t.name()).isEqualTo("life");
+            assertThat(t.rows()).isEqualTo(1);
+            assertThat(t.admitted()).isEqualTo(2);
+            assertThat(t.evicted()).isEqualTo(1);
+            assertThat(t.dropped()).isEqualTo(2);
+        });
+        assertThat(registry.get("ps.server.sparse.rows.evicted").tag("table", "life").functionCounter().count())
+                .isEqualTo(1.0);
+        assertThat(registry.get("ps.server.sparse.gradients.dropped").tag("table", "life").functionCounter().count())
+                .isEqualTo(2.0);
+        assertRejected(() -> requester.route(Routes.SPARSE_DECLARE).data(json.replace("\"admitAfter\":2",
+                        "\"admitAfter\":0")).retrieveMono(SparseTableStatus.class).block(WAIT), "INVALID_ARGUMENT",
+                "admitAfter");
+    }
+
+    private PushAck stepPush(String table, long step, long[] ids, float[] values) {
+        return send(SparseCodec.encodePush(ByteBufAllocator.DEFAULT, new SparsePush(table, 0, step,
+                UpdateKind.GRADIENT, 2, ids, values)));
     }
 
     @Test

@@ -152,6 +152,28 @@ class SparseCheckpointTest {
     }
 
     @Test
+    void aTableWithALifecycleComesBackWithItsAdmissionCountsClocksAndSettings() throws Exception {
+        SparseTableSpec spec = SPEC.withLifecycle(new io.jvmps.common.sparse.RowLifecycle(2, 50));
+        SparseTables tables = tables();
+        SparseTable table = tables.declare(spec);
+        table.push(7, new long[] {1, 2}, gradients(2, new Random(3)), UpdateKind.GRADIENT); // seen once
+        table.push(9, new long[] {1}, gradients(1, new Random(4)), UpdateKind.GRADIENT); // 1 admitted at clock 9
+        CheckpointPart read = roundTrip(new CheckpointPart(10, 0, 1, "SGD", 0, List.of(), List.of(), List.of(),
+                tables.copyAll()));
+        io.jvmps.server.sparse.SparseRows rows = read.sparse().get(0);
+        assertThat(rows.spec()).isEqualTo(spec);
+        assertThat(rows.ids()).containsExactly(1);
+        assertThat(rows.touched()).containsExactly(9);
+        assertThat(rows.admission().counters()).isEqualTo(table.copy().admission().counters());
+        SparseTables restarted = tables();
+        restarted.restoreWhenDeclared(read.sparse());
+        SparseTable back = restarted.declare(spec);
+        assertThat(back.push(10, new long[] {2}, gradients(1, new Random(5)), UpdateKind.GRADIENT))
+                .isEqualTo(1); // 2's second push: admitted, as it would have been without the restart
+        assertThat(back.ids(null, 10).ids()).containsExactly(1, 2);
+    }
+
+    @Test
     void aDamagedSparseSectionFailsWithAMessage() throws Exception {
         SparseTables tables = tables();
         tables.declare(SPEC).push(new long[] {1, 2}, gradients(2, new Random(2)), UpdateKind.GRADIENT);
