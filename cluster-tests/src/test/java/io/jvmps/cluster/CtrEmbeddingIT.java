@@ -21,7 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Wide-and-deep on sparse tables across 2 real servers: one worker in SYNC mode with SGD trains the same
  * job twice, once pulling and pushing rows every step and once through an embedding cache far smaller than
  * the vocabulary (so rows are evicted and written back). Both runs must leave the same tables on the
- * servers (within 1e-5) and the model must have learned (test AUC well above chance).
+ * servers (within 1e-5) and the model must have learned (test AUC well above chance). A third run declares the
+ * tables with admission (an id's second push) and eviction (rows idle for 40 steps): the servers count what they
+ * dropped and removed, and the model ends within 0.02 AUC of the run that keeps every row.
  */
 class CtrEmbeddingIT {
     private static final Pattern AUC = Pattern.compile("CTR test AUC (\\d\\.\\d+) \\(oracle (\\d\\.\\d+)");
@@ -33,10 +35,27 @@ class CtrEmbeddingIT {
             "--ps.worker.ctr.hidden2=8", "--ps.worker.training.batch-size=32", "--ps.worker.training.epochs=2",
             "--ps.worker.training.log-interval=25", "--ps.worker.training.seed=5");
 
+    private static final Pattern HTTP_PORT = Pattern.compile("Netty started on port (\\d+)");
+
     @Test
     void theCacheLeavesTheSameTablesAsDirectLookupAndTheModelLearns() throws Exception {
         Run direct = train("ctr-direct", "--ps.worker.ctr.vocab-cache-size=0");
         Run cached = train("ctr-cached", "--ps.worker.ctr.vocab-cache-size=800");
+        Run bounded = train("ctr-lifecycle", "--ps.worker.ctr.vocab-cache-size=0", "--ps.worker.ctr.admit-after=2",
+                "--ps.worker.ctr.evict-after-steps=40");
+
+        double keepAll = auc(direct);
+        assertThat(auc(bounded)).as("AUC with admission and eviction against keeping every row")
+                .isCloseTo(keepAll, org.assertj.core.api.Assertions.within(0.02));
+        for (String table : List.of("ctr.wide", "ctr.deep")) {
+            assertThat(counter(bounded.serverMetrics, "ps_server_sparse_rows_evicted_total", table))
+                    .as(table + " rows evicted").isPositive();
+            assertThat(counter(bounded.serverMetrics, "ps_server_sparse_gradients_dropped_total", table))
+                    .as(table + " gradients dropped before admission").isPositive();
+            assertThat(counter(direct.serverMetrics, "ps_server_sparse_rows_evicted_total", table)).isZero();
+            assertThat(read(bounded.dir.resolve("worker-0"), table).size()).as(table + ": fewer rows held")
+                    .isLessThan(read(direct.dir.resolve("worker-0"), table).size());
+        }
 
         Matcher cache = CACHE.matcher(cached.log);
         assertThat(cache.find()).as("cache statistics in the worker log").isTrue();
@@ -100,7 +119,21 @@ class CtrEmbeddingIT {
      * @param log    the worker's log
      * @param status the scheduler's job status (JSON) after the worker reported
      */
-    private record Run(Path dir, Path model, String log, String status) {
+    private record Run(Path dir, Path model, String log, String status, String serverMetrics) {
+    }
+
+    private static double auc(Run run) {
+        Matcher auc = AUC.matcher(run.log);
+        assertThat(auc.find()).as("AUC line in the worker log").isTrue();
+        return Double.parseDouble(auc.group(1));
+    }
+
+    /** @return a per-table counter from server 0's Prometheus page */
+    private static double counter(String metrics, String name, String table) {
+        Matcher m = Pattern.compile("(?m)^" + name + "\\{[^}]*table=\"" + Pattern.quote(table) + "\"[^}]*} (\\S+)$")
+                .matcher(metrics);
+        assertThat(m.find()).as(name + " for " + table + " in\n" + metrics).isTrue();
+        return Double.parseDouble(m.group(1));
     }
 
     /**
@@ -123,23 +156,27 @@ class CtrEmbeddingIT {
         }
     }
 
-    private static Run train(String name, String cacheSetting) throws IOException {
+    private static Run train(String name, String... settings) throws IOException {
         try (LocalCluster cluster = new LocalCluster(name)) {
             Path out = cluster.logDir().resolve("tables");
             Path model = cluster.logDir().resolve("model");
             cluster.startScheduler(2, 1);
+            NodeProcess server = null;
             for (int s = 0; s < 2; s++) {
-                cluster.startServer(s, 2, 1, "--ps.optimizer.type=SGD", "--ps.optimizer.learning-rate=0.5",
-                        "--ps.consistency.mode=SYNC");
+                NodeProcess started = cluster.startServer(s, 2, 1, "--ps.optimizer.type=SGD",
+                        "--ps.optimizer.learning-rate=0.5", "--ps.consistency.mode=SYNC");
+                server = server == null ? started : server;
             }
             List<String> args = new java.util.ArrayList<>(JOB);
-            args.add(cacheSetting);
+            args.addAll(List.of(settings));
             args.add("--ps.worker.output.parameters-dir=" + out);
             args.add("--ps.worker.output.model-dir=" + model);
             NodeProcess worker = cluster.startWorker(0, 2, 1, args.toArray(String[]::new));
             assertThat(worker.awaitExit(Duration.ofMinutes(4))).as(worker.name() + " exit code\n" + worker.tail()).isZero();
             String status = cluster.schedulerGet("/api/v1/job").orElseThrow(() -> new AssertionError("no job status"));
-            return new Run(out, model, worker.logText(), status);
+            int serverHttp = Integer.parseInt(server.awaitLog(HTTP_PORT, Duration.ofSeconds(5)).group(1));
+            String metrics = LocalCluster.get(serverHttp, "/actuator/prometheus").orElse("");
+            return new Run(out, model, worker.logText(), status, metrics);
         }
     }
 

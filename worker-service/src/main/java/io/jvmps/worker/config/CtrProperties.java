@@ -34,6 +34,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param cacheLearningRate rate of the local SGD on cached rows; 0 = the servers' learning rate
  * @param writeBackRows evicted changed rows an embedding cache gathers before it writes them back to the servers in
  *     one push per server (1 = after every lookup that evicted some); flush and a graceful shutdown send the rest
+ * @param admitAfter pushes an id needs before the servers give it a row in either table (1 = at once); until then its
+ *     lookups read the initial value and its gradients are dropped ({@link io.jvmps.common.sparse.RowLifecycle})
+ * @param evictAfterSteps steps without a push after which the servers remove a row of either table (0 = never)
  */
 public record CtrProperties(
         @Min(2) @Max(64) @DefaultValue("8") int fields,
@@ -54,5 +57,12 @@ public record CtrProperties(
         @NotNull @DefaultValue("LRU") EvictionPolicy eviction,
         @DefaultValue("false") boolean initInServer,
         @DecimalMin("0") @DefaultValue("0") double cacheLearningRate,
-        @Min(1) @DefaultValue("4096") int writeBackRows) {
+        @Min(1) @DefaultValue("4096") int writeBackRows,
+        @Min(1) @Max(255) @DefaultValue("1") int admitAfter,
+        @Min(0) @DefaultValue("0") long evictAfterSteps) {
+
+    /** @return when the servers give an id a row in the job's tables and remove an idle one */
+    public io.jvmps.common.sparse.RowLifecycle lifecycle() {
+        return new io.jvmps.common.sparse.RowLifecycle(admitAfter, evictAfterSteps);
+    }
 }

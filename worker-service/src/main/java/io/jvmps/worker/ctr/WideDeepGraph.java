@@ -58,6 +58,15 @@ public final class WideDeepGraph {
      */
     public static SameDiffGraph build(ClickDataSpec spec, int dim, int hidden1, int hidden2, float initScale, long seed,
                                       String optimizer, long initRows) {
+        return build(spec, dim, hidden1, hidden2, initScale, seed, optimizer, initRows,
+                io.jvmps.common.sparse.RowLifecycle.KEEP_ALL);
+    }
+
+    /**
+     * The same graph, its two tables declared with {@code lifecycle} (admission of new ids, eviction of idle rows).
+     */
+    public static SameDiffGraph build(ClickDataSpec spec, int dim, int hidden1, int hidden2, float initScale, long seed,
+                                      String optimizer, long initRows, io.jvmps.common.sparse.RowLifecycle lifecycle) {
         int fields = spec.fields();
         SameDiff sd = SameDiff.create();
         SDVariable wideIds = sd.placeHolder(WIDE_IDS, DataType.INT64, -1, spec.wideIds());
@@ -83,9 +92,9 @@ public final class WideDeepGraph {
         SDVariable logit = sd.nn().linear(h2, w3, b3).add(wide);
         sd.nn().sigmoid(PROBABILITY, logit);
         sd.loss().sigmoidCrossEntropy(NAMES.loss(), label, logit, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, 0.0);
-        EmbeddingTable wideSpec = EmbeddingTable.of(WIDE_TABLE).asHashed().withInit(0f, seed);
+        EmbeddingTable wideSpec = EmbeddingTable.of(WIDE_TABLE).asHashed().withInit(0f, seed).withLifecycle(lifecycle);
         EmbeddingTable deepSpec = EmbeddingTable.of(DEEP_TABLE).asHashed().withInit(initScale, seed + 1)
-                .withInitRows(initRows);
+                .withInitRows(initRows).withLifecycle(lifecycle);
         if (optimizer != null) {
             wideSpec = wideSpec.withOptimizer(optimizer);
             deepSpec = deepSpec.withOptimizer(optimizer);

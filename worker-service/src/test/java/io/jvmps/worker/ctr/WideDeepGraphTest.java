@@ -35,6 +35,11 @@ class WideDeepGraphTest {
         assertThat(graph.params()).extracting(ParamSpec::name).containsExactlyInAnyOrderElementsOf(WideDeepGraph.DENSE);
         assertThat(graph.param("W1").shape()).containsExactly(4L * 6, 8);
         assertThat(graph.param("W3").shape()).containsExactly(4L, 1);
+        assertThat(deep.table().spec(6).lifecycle()).isEqualTo(io.jvmps.common.sparse.RowLifecycle.KEEP_ALL);
+        var lifecycle = new io.jvmps.common.sparse.RowLifecycle(2, 300);
+        GraphTables withLifecycle = WideDeepGraph.build(SPEC, 6, 8, 4, 0.02f, 11, "ADAGRAD", 0, lifecycle).tables();
+        assertThat(withLifecycle.list()).allSatisfy(t -> assertThat(t.table().spec(t.dim()).lifecycle())
+                .isEqualTo(lifecycle));
     }
 
     @Test

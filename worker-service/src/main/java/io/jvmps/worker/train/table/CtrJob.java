@@ -114,7 +114,7 @@ public class CtrJob {
         ClickData test = ClickData.generate(spec, c.testSize(), 1);
         SameDiffTrainer trainer = new SameDiffTrainer(job, WideDeepGraph.build(spec, c.dim(), c.hidden1(),
                 c.hidden2(), c.initScale(), training.seed(), c.tableOptimizer().isBlank() ? null : c.tableOptimizer(),
-                c.initInServer() ? spec.distinctValues() : 0)).maxSteps(training.maxSteps());
+                c.initInServer() ? spec.distinctValues() : 0, c.lifecycle())).maxSteps(training.maxSteps());
         log.info(String.format(Locale.ROOT, "CTR job: %d fields x %d values (Zipf %.2f), %d crosses, %d train / %d test "
                         + "examples, click rate %.3f, oracle test AUC %.4f; wide-and-deep dim %d, hidden %d-%d, "
                         + "vocab_cache_size %d; table %s holds up to %d rows (%.1f MB of values)", spec.fields(),
