@@ -13,9 +13,26 @@ package io.jvmps.common.protocol;
  * @param checkpointAgeSeconds seconds since this server last finished writing a checkpoint; -1 for none yet
  * @param stalenessServed      SSP: the largest gap between a served pull's step and the slowest live worker's
  *                             clock so far, &gt;= 0; 0 in the other modes
+ * @param sparseTables         this server's share of each sparse table (rows, bytes, rows admitted and evicted,
+ *                             gradients dropped), by name; at most {@value #MAX_TABLES}; null = none
  */
 public record ServerVitals(long heapUsedBytes, long heapMaxBytes, double pushP99Seconds, double pullP99Seconds,
-                           long checkpointStep, double checkpointAgeSeconds, long stalenessServed) {
+                           long checkpointStep, double checkpointAgeSeconds, long stalenessServed,
+                           java.util.List<io.jvmps.common.sparse.SparseTableStatus> sparseTables) {
+    /** Most sparse tables one report lists. */
+    public static final int MAX_TABLES = 1024;
+
+    /** Takes a copy of the table list (null: none). */
+    public ServerVitals {
+        sparseTables = sparseTables == null ? java.util.List.of() : java.util.List.copyOf(sparseTables);
+    }
+
+    /** A report of a server without sparse tables. */
+    public ServerVitals(long heapUsedBytes, long heapMaxBytes, double pushP99Seconds, double pullP99Seconds,
+                        long checkpointStep, double checkpointAgeSeconds, long stalenessServed) {
+        this(heapUsedBytes, heapMaxBytes, pushP99Seconds, pullP99Seconds, checkpointStep, checkpointAgeSeconds,
+                stalenessServed, java.util.List.of());
+    }
 
     /** @throws PsException INVALID_ARGUMENT naming the first field out of its range; nothing is recorded then */
     public void requireValid() {
@@ -27,10 +44,21 @@ public record ServerVitals(long heapUsedBytes, long heapMaxBytes, double pushP99
                 : !timeOrNone(checkpointAgeSeconds) ? "checkpointAgeSeconds must be >= 0 or -1 (none), got "
                         + checkpointAgeSeconds
                 : stalenessServed < 0 ? "stalenessServed must be >= 0, got " + stalenessServed
-                : null;
+                : sparseTables.size() > MAX_TABLES ? "sparseTables lists " + sparseTables.size() + " tables, at most "
+                        + MAX_TABLES
+                : sparseTables.stream().map(ServerVitals::badTable).filter(java.util.Objects::nonNull).findFirst()
+                        .orElse(null);
         if (problem != null) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "heartbeat body: " + problem);
         }
+    }
+
+    private static String badTable(io.jvmps.common.sparse.SparseTableStatus t) {
+        if (t == null || t.name() == null || t.name().isEmpty() || t.name().length() > 64) {
+            return "sparseTables holds a table without a name of 1..64 characters";
+        }
+        return t.rows() < 0 || t.bytes() < 0 || t.pushes() < 0 || t.admitted() < 0 || t.evicted() < 0
+                || t.dropped() < 0 ? "sparse table '" + t.name() + "' reports a negative count" : null;
     }
 
     private static boolean timeOrNone(double seconds) {

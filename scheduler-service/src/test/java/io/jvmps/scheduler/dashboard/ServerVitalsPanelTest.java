@@ -29,7 +29,8 @@ class ServerVitalsPanelTest {
     void aServersHeartbeatReportIsOnItsRowAndAWorkersIsNot() {
         RegisterResponse server = register(NodeRole.SERVER, 7001);
         RegisterResponse worker = register(NodeRole.WORKER, 0);
-        heartbeat(server, new ServerVitals(64 << 20, 512 << 20, 0.0042, 0.0125, 40, 3.5, 0));
+        heartbeat(server, new ServerVitals(64 << 20, 512 << 20, 0.0042, 0.0125, 40, 3.5, 0, java.util.List.of(
+                new io.jvmps.common.sparse.SparseTableStatus("ads", 8, "SGD", 120, 9000, 30, 150, 30, 77))));
         heartbeat(worker, new ServerVitals(1, 2, 1, 1, 1, 1, 1));
 
         http.get().uri("/api/v1/dashboard").exchange().expectStatus().isOk().expectBody()
@@ -39,7 +40,19 @@ class ServerVitalsPanelTest {
                 .jsonPath("$.servers[0].state").isEqualTo("ALIVE")
                 .jsonPath("$.servers[0].vitals.heapUsedBytes").isEqualTo(64 << 20)
                 .jsonPath("$.servers[0].vitals.pushP99Seconds").isEqualTo(0.0042)
-                .jsonPath("$.servers[0].vitals.checkpointStep").isEqualTo(40);
+                .jsonPath("$.servers[0].vitals.checkpointStep").isEqualTo(40)
+                .jsonPath("$.servers[0].vitals.sparseTables[0].name").isEqualTo("ads")
+                .jsonPath("$.servers[0].vitals.sparseTables[0].evicted").isEqualTo(30)
+                .jsonPath("$.servers[0].vitals.sparseTables[0].dropped").isEqualTo(77);
+
+        http.put().uri("/api/v1/nodes/" + server.nodeId() + "/heartbeat").header("Authorization", AUTH)
+                .header("X-PS-Node-Token", server.nodeToken()).bodyValue(new ServerVitals(1, 2, 0, 0, -1, -1, 0,
+                        java.util.List.of(new io.jvmps.common.sparse.SparseTableStatus("ads", 8, "SGD", -1, 0, 0, 0, 0,
+                                0)))).exchange().expectStatus().isBadRequest().expectBody(String.class)
+                .value(body -> org.assertj.core.api.Assertions.assertThat(body).contains("negative count"));
+        http.get().uri("/api/v1/dashboard").exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.servers[0].vitals.heapUsedBytes").isEqualTo(64 << 20)
+                .jsonPath("$.servers[0].vitals.sparseTables[0].rows").isEqualTo(120);
     }
 
     private void heartbeat(RegisterResponse node, ServerVitals vitals) {

@@ -58,11 +58,13 @@ public class ClusterConfiguration {
                                           PsServerProperties server, ExitAction exit,
                                           io.jvmps.server.cluster.WorkerMembership membership,
                                           io.micrometer.core.instrument.MeterRegistry registry,
-                                          io.jvmps.server.consistency.ConsistencyPolicy policy) {
+                                          io.jvmps.server.consistency.ConsistencyPolicy policy,
+                                          io.jvmps.server.sparse.SparseTables sparse) {
         return new SchedulerRegistrar(client, identity, node.host(),
                 new SchedulerRegistrar.Timing(server.registerTimeout(), server.registerRetry(), node.heartbeatInterval()),
                 io.jvmps.common.time.MonotonicClock.SYSTEM, exit, membership,
-                new io.jvmps.server.monitor.ServerVitalsSource(registry, policy));
+                new io.jvmps.server.monitor.ServerVitalsSource(registry, policy, () -> sparse.statuses().stream()
+                        .limit(io.jvmps.common.protocol.ServerVitals.MAX_TABLES).toList()));
     }
 
     /**

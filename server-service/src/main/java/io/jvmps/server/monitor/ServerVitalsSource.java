@@ -19,14 +19,22 @@ public final class ServerVitalsSource implements Supplier<ServerVitals> {
     private final MeterRegistry registry;
     private final ConsistencyPolicy policy;
     private final Runtime runtime = Runtime.getRuntime();
+    private final Supplier<java.util.List<io.jvmps.common.sparse.SparseTableStatus>> sparseTables;
 
     /**
      * @param registry where the server's meters are
      * @param policy   the consistency policy, for the staleness served
      */
     public ServerVitalsSource(MeterRegistry registry, ConsistencyPolicy policy) {
+        this(registry, policy, java.util.List::of);
+    }
+
+    /** @param sparseTables this server's sparse tables' status, by name */
+    public ServerVitalsSource(MeterRegistry registry, ConsistencyPolicy policy,
+                              Supplier<java.util.List<io.jvmps.common.sparse.SparseTableStatus>> sparseTables) {
         this.registry = registry;
         this.policy = policy;
+        this.sparseTables = sparseTables;
     }
 
     @Override
@@ -35,7 +43,7 @@ public final class ServerVitalsSource implements Supplier<ServerVitals> {
         return new ServerVitals(runtime.totalMemory() - runtime.freeMemory(), max == Long.MAX_VALUE ? 0 : max,
                 p99Seconds("ps.server.push"), p99Seconds("ps.server.pull"),
                 (long) gauge("ps.server.checkpoint.step"), gauge("ps.server.checkpoint.age"),
-                Math.max(0, policy.maxStalenessServed()));
+                Math.max(0, policy.maxStalenessServed()), sparseTables.get());
     }
 
     /** @return the 99th percentile of the successful operations' times, seconds; -1 before the first */

@@ -1,9 +1,6 @@
 package io.jvmps.server.monitor;
 
-import io.jvmps.common.sparse.SparseTableStatus;
-import io.jvmps.server.sparse.SparseTable;
 import io.jvmps.server.sparse.SparseTables;
-import java.util.Comparator;
 
 import io.jvmps.server.cluster.ServerIdentity;
 import io.jvmps.server.consistency.ConsistencyPolicy;
@@ -59,7 +56,6 @@ public final class StatusReporter {
                 none ? -1 : min, none ? -1 : max, optimizer.describe(), policy.mode().name(), workers,
                 policy.pushesAccepted(), policy.updatesApplied(), consistency.staleness(), consistency.geoInterval(),
                 consistency.geoLearningRate(), policy.workerClocks(),
-                sparse.all().stream().map(SparseTable::status).sorted(Comparator.comparing(SparseTableStatus::name))
-                        .toList(), sparse.budget().used(), sparse.budget().max());
+                sparse.statuses(), sparse.budget().used(), sparse.budget().max());
     }
 }

@@ -109,6 +109,12 @@ public final class SparseTables {
         return List.copyOf(tables.values());
     }
 
+    /** @return every table's status on this server, by table name */
+    public List<io.jvmps.common.sparse.SparseTableStatus> statuses() {
+        return tables.values().stream().map(SparseTable::status)
+                .sorted(java.util.Comparator.comparing(io.jvmps.common.sparse.SparseTableStatus::name)).toList();
+    }
+
     /** @return a copy of every table's rows, by table name */
     public List<SparseRows> copyAll() {
         return tables.values().stream().map(SparseTable::copy)
