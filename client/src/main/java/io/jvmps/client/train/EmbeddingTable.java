@@ -62,7 +62,7 @@ public record EmbeddingTable(String variable, boolean hashed, float initScale, l
 
     /**
      * A table declared as text, as a configuration file gives it: {@code NAME[:hashed][:init=SCALE][:seed=N]
-     * [:optimizer=TYPE][:init-rows=N][:admit-after=N][:evict-after=STEPS]}, e.g.
+     * [:optimizer=TYPE][:init-rows=N][:admit-after=N][:evict-after=STEPS][:evict-when-full]}, e.g.
      * {@code genreFactors:hashed:init=0} or {@code adId:hashed:admit-after=3:evict-after=5000}. Unset parts keep
      * {@link #of}'s defaults.
      *
@@ -87,10 +87,12 @@ public record EmbeddingTable(String variable, boolean hashed, float initScale, l
                     case "optimizer" -> value == null ? bad(spec, part)
                             : out.withOptimizer(value.toUpperCase(java.util.Locale.ROOT));
                     case "init-rows" -> value == null ? bad(spec, part) : out.withInitRows(Long.parseLong(value));
-                    case "admit-after" -> value == null ? bad(spec, part) : out.withLifecycle(
-                            new RowLifecycle(Integer.parseInt(value), out.lifecycle().evictAfterSteps()));
-                    case "evict-after" -> value == null ? bad(spec, part) : out.withLifecycle(
-                            new RowLifecycle(out.lifecycle().admitAfter(), Long.parseLong(value)));
+                    case "admit-after" -> value == null ? bad(spec, part)
+                            : out.withLifecycle(out.lifecycle().withAdmitAfter(Integer.parseInt(value)));
+                    case "evict-after" -> value == null ? bad(spec, part)
+                            : out.withLifecycle(out.lifecycle().withEvictAfterSteps(Long.parseLong(value)));
+                    case "evict-when-full" -> value != null ? bad(spec, part)
+                            : out.withLifecycle(out.lifecycle().withEvictWhenFull(true));
                     default -> bad(spec, part);
                 };
             } catch (NumberFormatException e) {
@@ -102,8 +104,9 @@ public record EmbeddingTable(String variable, boolean hashed, float initScale, l
 
     private static EmbeddingTable bad(String spec, String part) {
         throw new IllegalArgumentException("table '" + spec + "': '" + part + "' is not hashed, init=SCALE, seed=N, "
-                + "optimizer=TYPE, init-rows=N, admit-after=N or evict-after=STEPS (a table is NAME[:hashed]"
-                + "[:init=SCALE][:seed=N][:optimizer=TYPE][:init-rows=N][:admit-after=N][:evict-after=STEPS])");
+                + "optimizer=TYPE, init-rows=N, admit-after=N, evict-after=STEPS or evict-when-full (a table is "
+                + "NAME[:hashed][:init=SCALE][:seed=N][:optimizer=TYPE][:init-rows=N][:admit-after=N]"
+                + "[:evict-after=STEPS][:evict-when-full])");
     }
 
     /** @return the same table taking any 64-bit id */

@@ -25,6 +25,9 @@ class EmbeddingTableTest {
         assertThat(ads.spec(16).lifecycle()).as("the servers' declaration carries it")
                 .isEqualTo(new io.jvmps.common.sparse.RowLifecycle(3, 5000));
         assertThat(EmbeddingTable.of("items").spec(8).lifecycle()).isEqualTo(io.jvmps.common.sparse.RowLifecycle.KEEP_ALL);
+        assertThat(EmbeddingTable.parse("adId:hashed:evict-when-full:admit-after=2").spec(4).lifecycle())
+                .isEqualTo(new io.jvmps.common.sparse.RowLifecycle(2, 0, true));
+        assertThatThrownBy(() -> EmbeddingTable.parse("t:evict-when-full=yes")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> EmbeddingTable.parse("t:admit-after=0")).isInstanceOf(PsException.class)
                 .hasMessageContaining("admitAfter");
     }

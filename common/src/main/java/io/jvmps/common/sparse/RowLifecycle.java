@@ -18,19 +18,39 @@ import io.jvmps.common.protocol.PsException;
  *   <li><b>Eviction</b> ({@code evictAfterSteps} &gt; 0): a row no push touched for that many steps (of the
  *   table's clock: the highest step any push to it carried) is removed. An id that comes back starts again from
  *   its initial value, and is admitted again first when admission is on.</li>
+ *   <li><b>Eviction when full</b> ({@code evictWhenFull}): a push whose new rows do not fit the server's
+ *   {@code ps.sparse.max-bytes} removes this table's least valuable rows to make room (fewest gradient updates
+ *   first, then the longest idle) instead of being refused; it is refused only when the table's own rows cannot
+ *   make the room.</li>
  * </ul>
  *
- * @param admitAfter      pushes an id needs before it gets a row, 1..{@value #MAX_ADMIT_AFTER} (1 = at once)
- * @param evictAfterSteps steps without a push after which a row is removed, &gt;= 0 (0 = never)
+ * @param admitAfter      pushes an id needs before it gets a row, 1..{@value #MAX_ADMIT_AFTER} (1 = at once);
+ *                        null (left out of the JSON) = 1
+ * @param evictAfterSteps steps without a push after which a row is removed, &gt;= 0 (0 = never); null = 0
+ * @param evictWhenFull   make room for new rows under the memory cap by removing the table's least valuable ones;
+ *                        null = false
  */
-public record RowLifecycle(int admitAfter, long evictAfterSteps) {
+public record RowLifecycle(Integer admitAfter, Long evictAfterSteps, Boolean evictWhenFull) {
     /** Largest {@code admitAfter}: the sketch's counters are bytes. */
     public static final int MAX_ADMIT_AFTER = 255;
     /** Every id gets a row at once, and rows are kept forever. */
-    public static final RowLifecycle KEEP_ALL = new RowLifecycle(1, 0);
+    public static final RowLifecycle KEEP_ALL = new RowLifecycle(1, 0, false);
+
+    /** Admission and eviction by idleness, refusing pushes when the cap is reached. */
+    public RowLifecycle(int admitAfter, long evictAfterSteps) {
+        this(admitAfter, evictAfterSteps, false);
+    }
+
+    /** The lifecycle with every setting given. */
+    public RowLifecycle(int admitAfter, long evictAfterSteps, boolean evictWhenFull) {
+        this(Integer.valueOf(admitAfter), Long.valueOf(evictAfterSteps), Boolean.valueOf(evictWhenFull));
+    }
 
     /** @throws PsException INVALID_ARGUMENT naming the bad field */
     public RowLifecycle {
+        admitAfter = admitAfter == null ? 1 : admitAfter;
+        evictAfterSteps = evictAfterSteps == null ? 0L : evictAfterSteps;
+        evictWhenFull = evictWhenFull != null && evictWhenFull;
         if (admitAfter < 1 || admitAfter > MAX_ADMIT_AFTER) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "lifecycle.admitAfter must be 1.." + MAX_ADMIT_AFTER
                     + " pushes, got " + admitAfter);
@@ -41,6 +61,21 @@ public record RowLifecycle(int admitAfter, long evictAfterSteps) {
         }
     }
 
+    /** @return this lifecycle admitting ids on their {@code pushes}-th push */
+    public RowLifecycle withAdmitAfter(int pushes) {
+        return new RowLifecycle(Integer.valueOf(pushes), evictAfterSteps, evictWhenFull);
+    }
+
+    /** @return this lifecycle removing rows idle for more than {@code steps} steps (0 = never) */
+    public RowLifecycle withEvictAfterSteps(long steps) {
+        return new RowLifecycle(admitAfter, Long.valueOf(steps), evictWhenFull);
+    }
+
+    /** @return this lifecycle making room under the memory cap by removing the least valuable rows, or not */
+    public RowLifecycle withEvictWhenFull(boolean evict) {
+        return new RowLifecycle(admitAfter, evictAfterSteps, Boolean.valueOf(evict));
+    }
+
     /** @return true when new ids must be seen more than once before they get a row */
     public boolean admits() {
         return admitAfter > 1;
@@ -49,5 +84,10 @@ public record RowLifecycle(int admitAfter, long evictAfterSteps) {
     /** @return true when idle rows are removed */
     public boolean evicts() {
         return evictAfterSteps > 0;
+    }
+
+    /** @return true when rows keep the clock of their last push (they are removed when idle, or oldest first) */
+    public boolean tracksIdleness() {
+        return evicts() || evictWhenFull;
     }
 }

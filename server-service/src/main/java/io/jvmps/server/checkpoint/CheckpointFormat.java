@@ -29,7 +29,8 @@ import java.util.function.LongPredicate;
  *                                    ("" = the servers' default), long initRows, int state slots,
  *                                    long updates, int rows, then per row: long id, int update count,
  *                                    float[dim x (1 + state slots)] values then state  (format 3 and later);
- *                                    format 5: after initRows int admitAfter, long evictAfterSteps; a table
+ *                                    format 5: after initRows int admitAfter, long evictAfterSteps,
+ *                                    boolean evictWhenFull; a table
  *                                    that evicts has long last-touched clock after each row's update count;
  *                                    one that admits ends with int n, byte[n] sketch counters, long additions
  * int   worker clocks     per worker rank: long clock (the first step, GEO: round, of that rank not in
@@ -215,10 +216,11 @@ public final class CheckpointFormat {
         out.writeLong(spec.initRows());
         out.writeInt(spec.lifecycle().admitAfter());
         out.writeLong(spec.lifecycle().evictAfterSteps());
+        out.writeBoolean(spec.lifecycle().evictWhenFull());
         out.writeInt(t.stateSlots());
         out.writeLong(t.updates());
         out.writeInt(t.rows());
-        boolean clocks = spec.lifecycle().evicts();
+        boolean clocks = spec.lifecycle().tracksIdleness();
         for (int r = 0; r < t.rows(); r++) {
             out.writeLong(t.ids()[r]);
             out.writeInt(t.steps()[r]);
@@ -246,7 +248,7 @@ public final class CheckpointFormat {
         SparseTableSpec spec;
         try {
             io.jvmps.common.sparse.RowLifecycle lifecycle = version >= 5
-                    ? new io.jvmps.common.sparse.RowLifecycle(in.readInt(), in.readLong())
+                    ? new io.jvmps.common.sparse.RowLifecycle(in.readInt(), in.readLong(), in.readBoolean())
                     : io.jvmps.common.sparse.RowLifecycle.KEEP_ALL;
             spec = new SparseTableSpec(name, dim, seed, initScale, optimizer.isEmpty() ? null : optimizer, initRows,
                     lifecycle);
@@ -264,7 +266,7 @@ public final class CheckpointFormat {
         int capacity = Math.min(rows, 1 << 14);
         long[] ids = new long[capacity];
         int[] steps = new int[capacity];
-        boolean clocks = spec.lifecycle().evicts();
+        boolean clocks = spec.lifecycle().tracksIdleness();
         long[] touched = clocks ? new long[capacity] : null;
         float[] data = new float[capacity * stride];
         float[] skipped = new float[stride];

@@ -81,7 +81,8 @@ final class RowBlocks {
         return (capacity - capacity()) * rowBytes();
     }
 
-    private long capacity() {
+    /** @return rows the allocated blocks hold room for */
+    long capacity() {
         return values.isEmpty() ? 0 : (long) (values.size() - 1) * rowsPerBlock + lastCapacity;
     }
 
@@ -187,6 +188,16 @@ final class RowBlocks {
     int nextStep(int row) {
         int[] block = steps.get(row >>> blockShift);
         return ++block[row & rowMask];
+    }
+
+    /** @return gradient updates the row has had */
+    int updates(int row) {
+        return steps.get(row >>> blockShift)[row & rowMask];
+    }
+
+    /** @return true when rows keep their last-touched clock */
+    boolean tracksTouch() {
+        return touched != null;
     }
 
     long id(int row) {

@@ -39,6 +39,7 @@ public final class SparseTable {
     private final Long2LongHashMap rowOf = new Long2LongHashMap(ABSENT);
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
     private final TableLifecycle life;
+    private final RowRemoval removal;
     /** Rows restored without their clocks (a checkpoint of a table that did not evict): the next push touches all. */
     private boolean rowsUnclocked;
     private long updates;
@@ -48,8 +49,9 @@ public final class SparseTable {
         this.optimizer = optimizer;
         this.budget = budget;
         this.blocks = new RowBlocks(spec.dim(), optimizer.rowStateSlots(), optimizer.rowStateInitialValue(),
-                spec.lifecycle().evicts());
+                spec.lifecycle().tracksIdleness());
         this.life = new TableLifecycle(spec.lifecycle());
+        this.removal = new RowRemoval(blocks, rowOf, budget, life);
     }
 
     /** @return the declaration */
@@ -235,29 +237,11 @@ public final class SparseTable {
             int changed = applyAll(push.ids, found, push.values, push.kind, clock);
             long cutoff = life.sweepCutoff();
             if (cutoff != Long.MIN_VALUE) {
-                evictTouchedBefore(cutoff);
+                removal.idleBefore(cutoff);
             }
             return changed;
         } finally {
             lock.writeLock().unlock();
-        }
-    }
-
-    /** Removes every row last touched before {@code cutoff}, packing the rest, and gives back emptied blocks. */
-    private void evictTouchedBefore(long cutoff) {
-        int removed = 0;
-        for (int row = blocks.rows() - 1; row >= 0; row--) { // rows above have been looked at: the moved one is kept
-            if (blocks.touched(row) < cutoff) {
-                rowOf.remove(blocks.id(row));
-                if (blocks.removeSwap(row)) {
-                    rowOf.put(blocks.id(row), row);
-                }
-                removed++;
-            }
-        }
-        if (removed > 0) {
-            budget.release(blocks.trim());
-            life.evicted(removed);
         }
     }
 
@@ -270,7 +254,7 @@ public final class SparseTable {
     private int applyAll(long[] distinctIds, long[] found, float[] values, UpdateKind kind, long clock) {
         int dim = spec.dim();
         float[] initial = null;
-        boolean evicts = spec.lifecycle().evicts();
+        boolean evicts = spec.lifecycle().tracksIdleness();
         int created = 0;
         int dropped = 0;
         for (int i = 0; i < distinctIds.length; i++) {
@@ -334,8 +318,21 @@ public final class SparseTable {
         }
         long more = blocks.bytesFor(fresh);
         if (more > 0) {
-            budget.reserve(more, "sparse push to '" + spec.name() + "' creating "
-                    + fresh + " rows");
+            try {
+                budget.reserve(more, "sparse push to '" + spec.name() + "' creating "
+                        + fresh + " rows");
+            } catch (PsException full) {
+                if (!spec.lifecycle().evictWhenFull() || !removal.makeRoom(fresh, found)) {
+                    throw full;
+                }
+                for (int i = 0; i < distinctIds.length; i++) { // rows moved: look the push's rows up again
+                    found[i] = found[i] == ABSENT || found[i] == DROPPED ? found[i] : rowOf.get(distinctIds[i]);
+                }
+                long still = blocks.bytesFor(fresh); // 0: the freed places hold the new rows
+                if (still > 0) {
+                    budget.reserve(still, "sparse push to '" + spec.name() + "' creating " + fresh + " rows");
+                }
+            }
         }
         if (counted && spec.lifecycle().admits()) {
             for (int i = 0; i < distinctIds.length; i++) {
@@ -432,7 +429,7 @@ public final class SparseTable {
                 clock = mine.touched() == null ? clock : Math.max(clock, mine.touched()[i]);
             }
             life.restore(mine.admission(), clock);
-            rowsUnclocked = spec.lifecycle().evicts() && mine.touched() == null && mine.rows() > 0;
+            rowsUnclocked = spec.lifecycle().tracksIdleness() && mine.touched() == null && mine.rows() > 0;
         } finally {
             lock.writeLock().unlock();
         }

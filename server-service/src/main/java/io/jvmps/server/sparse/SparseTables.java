@@ -195,6 +195,7 @@ public final class SparseTables {
     private String describe(SparseTableSpec spec) {
         return "dim=" + spec.dim() + ", seed=" + spec.seed() + ", initScale=" + spec.initScale() + ", optimizer="
                 + typeOf(spec) + ", initRows=" + spec.initRows() + ", admitAfter=" + spec.lifecycle().admitAfter()
-                + ", evictAfterSteps=" + spec.lifecycle().evictAfterSteps();
+                + ", evictAfterSteps=" + spec.lifecycle().evictAfterSteps() + ", evictWhenFull="
+                + spec.lifecycle().evictWhenFull();
     }
 }

@@ -167,6 +167,73 @@ class RowLifecycleTableTest {
     }
 
     @Test
+    void aFullTableThatEvictsWhenFullGivesUpItsLeastUpdatedRowsInsteadOfRefusingThePush() {
+        MemoryBudget budget = new MemoryBudget(1L << 20);
+        SparseTable table = tables(budget).declare(spec(new RowLifecycle(1, 0, true)));
+        long[] hot = {1, 2, 3};
+        for (long step = 1; step <= 5; step++) { // three rows updated five times each
+            table.push(step, hot, new float[hot.length * DIM], UpdateKind.GRADIENT);
+        }
+        float[] hotRow = pull(table, 2);
+        long next = 1_000;
+        for (long step = 6; step <= 3_000; step++) { // then 64 new ids a step, forever: far beyond the 1 MiB cap
+            long[] ids = new long[65];
+            ids[0] = 1 + step % 3; // one hot row touched again
+            for (int i = 1; i < ids.length; i++) {
+                ids[i] = next++;
+            }
+            table.push(step, ids, new float[ids.length * DIM], UpdateKind.GRADIENT);
+            assertThat(budget.used()).isLessThanOrEqualTo(1L << 20);
+        }
+        assertThat(table.status().evicted()).isPositive();
+        assertThat(table.rows()).isLessThan(3_000L * 64);
+        assertThat(pull(table, 2)).as("a much-updated row is kept").containsExactly(hotRow);
+        long[] held = table.ids(null, 100_000).ids();
+        assertThat(held).contains(1, 2, 3).contains(next - 1); // the newest push's rows are there
+    }
+
+    @Test
+    void withoutEvictWhenFullAFullTableRefusesThePushAndChangesNothing() {
+        MemoryBudget budget = new MemoryBudget(64 << 10);
+        SparseTable table = tables(budget).declare(spec(new RowLifecycle(1, 0, false)));
+        long id = 0;
+        PsException refused = null;
+        while (refused == null) {
+            long[] ids = new long[64];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = id++;
+            }
+            try {
+                table.push(1, ids, new float[ids.length * DIM], UpdateKind.GRADIENT);
+            } catch (PsException e) {
+                refused = e;
+            }
+        }
+        assertThat(refused.code().name()).isEqualTo("RESOURCE_EXHAUSTED");
+        assertThat(table.status().evicted()).isZero();
+    }
+
+    @Test
+    void leastValuableRowsAreTheLeastUpdatedThenTheLongestIdleAndNeverTheKeptOnes() {
+        RowBlocks blocks = new RowBlocks(1, 0, 0f, true);
+        float[] zero = {0};
+        int[] updates = {3, 0, 1, 0, 2, 0};
+        long[] clocks = {1, 9, 2, 4, 3, 6};
+        for (int row = 0; row < updates.length; row++) {
+            blocks.append(row, zero, 0);
+            for (int u = 0; u < updates[row]; u++) {
+                blocks.nextStep(row);
+            }
+            blocks.touch(row, clocks[row]);
+        }
+        java.util.BitSet keep = new java.util.BitSet();
+        assertThat(LeastValuableRows.select(blocks, 2, keep).stream().toArray()).containsExactly(3, 5); // 0 updates, oldest
+        assertThat(LeastValuableRows.select(blocks, 4, keep).stream().toArray()).containsExactly(1, 2, 3, 5);
+        keep.set(3);
+        assertThat(LeastValuableRows.select(blocks, 2, keep).stream().toArray()).containsExactly(1, 5);
+    }
+
+    @Test
     void aDeclarationWithAnotherLifecycleIsRefused() {
         SparseTables tables = tables(new MemoryBudget(1L << 30));
         tables.declare(spec(new RowLifecycle(2, 100)));

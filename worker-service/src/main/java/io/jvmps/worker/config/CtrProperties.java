@@ -37,6 +37,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param admitAfter pushes an id needs before the servers give it a row in either table (1 = at once); until then its
  *     lookups read the initial value and its gradients are dropped ({@link io.jvmps.common.sparse.RowLifecycle})
  * @param evictAfterSteps steps without a push after which the servers remove a row of either table (0 = never)
+ * @param evictWhenFull when a push's new rows do not fit a server's ps.sparse.max-bytes, remove the table's least
+ *     updated rows to make room instead of refusing the push
  */
 public record CtrProperties(
         @Min(2) @Max(64) @DefaultValue("8") int fields,
@@ -59,10 +61,11 @@ public record CtrProperties(
         @DecimalMin("0") @DefaultValue("0") double cacheLearningRate,
         @Min(1) @DefaultValue("4096") int writeBackRows,
         @Min(1) @Max(255) @DefaultValue("1") int admitAfter,
-        @Min(0) @DefaultValue("0") long evictAfterSteps) {
+        @Min(0) @DefaultValue("0") long evictAfterSteps,
+        @DefaultValue("false") boolean evictWhenFull) {
 
     /** @return when the servers give an id a row in the job's tables and remove an idle one */
     public io.jvmps.common.sparse.RowLifecycle lifecycle() {
-        return new io.jvmps.common.sparse.RowLifecycle(admitAfter, evictAfterSteps);
+        return new io.jvmps.common.sparse.RowLifecycle(admitAfter, evictAfterSteps, evictWhenFull);
     }
 }
