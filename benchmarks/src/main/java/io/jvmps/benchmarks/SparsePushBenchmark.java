@@ -50,6 +50,11 @@ public class SparsePushBenchmark {
     @Param({"8"})
     public int dim;
 
+    /** {@code none}: rows kept forever; {@code evicting}: admission after 2 pushes and eviction after 2^40 steps, so
+     *  every pushed row records its clock and every push checks for a sweep, but no row ever goes. */
+    @Param({"none", "evicting"})
+    public String lifecycle;
+
     private SparseTable table;
     private long[][] ids;
     private float[][] gradients;
@@ -65,7 +70,9 @@ public class SparsePushBenchmark {
     public void setUp() {
         settings = OptimizerSettings.defaults(LR);
         SparseTables tables = new SparseTables(type, t -> t.create(settings), new MemoryBudget(Long.MAX_VALUE));
-        table = tables.declare(new SparseTableSpec("bench", dim, 7L, 0.01f, type.name(), (long) ROWS));
+        SparseTableSpec spec = new SparseTableSpec("bench", dim, 7L, 0.01f, type.name(), (long) ROWS);
+        table = tables.declare("evicting".equals(lifecycle)
+                ? spec.withLifecycle(new io.jvmps.common.sparse.RowLifecycle(2, 1L << 40)) : spec);
         SplittableRandom random = new SplittableRandom(42);
         ids = new long[BATCHES][];
         gradients = new float[BATCHES][];
@@ -93,7 +100,7 @@ public class SparsePushBenchmark {
     @OperationsPerInvocation(BATCH)
     public int server() {
         int b = next++ & (BATCHES - 1);
-        return table.push(ids[b], gradients[b], UpdateKind.GRADIENT);
+        return table.push(next, ids[b], gradients[b], UpdateKind.GRADIENT);
     }
 
     /** The baseline: a map lookup and the same arithmetic per row, nothing else. */
