@@ -64,6 +64,13 @@ public record CtrProperties(
         @Min(0) @DefaultValue("0") long evictAfterSteps,
         @DefaultValue("false") boolean evictWhenFull) {
 
+    /** @return whether the crossed pairs fit the fields: pairs (0,1), (2,3), ... need two fields each */
+    @jakarta.validation.constraints.AssertTrue(message = "ps.worker.ctr.crosses must be at most "
+            + "ps.worker.ctr.fields / 2: each crossed pair takes two fields")
+    public boolean isCrossesWithinFields() {
+        return crosses <= fields / 2;
+    }
+
     /** @return when the servers give an id a row in the job's tables and remove an idle one */
     public io.jvmps.common.sparse.RowLifecycle lifecycle() {
         return new io.jvmps.common.sparse.RowLifecycle(admitAfter, evictAfterSteps, evictWhenFull);

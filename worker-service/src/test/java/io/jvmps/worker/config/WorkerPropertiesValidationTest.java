@@ -55,6 +55,15 @@ class WorkerPropertiesValidationTest {
     }
 
     @Test
+    void moreCrossedPairsThanTheFieldsHoldAreRefusedAtStartUp() {
+        runner.withPropertyValues("ps.worker.job=CTR", "ps.worker.ctr.fields=4", "ps.worker.ctr.crosses=3").run(context ->
+                assertThat(io.jvmps.common.startup.StartupFailureReporter.describe(context.getStartupFailure()))
+                        .contains("ps.worker.ctr.crosses must be at most ps.worker.ctr.fields / 2"));
+        runner.withPropertyValues("ps.worker.job=CTR", "ps.worker.ctr.fields=4", "ps.worker.ctr.crosses=2").run(context ->
+                assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void theSparseLinearJobNeedsLibSvmData() {
         runner.withPropertyValues("ps.worker.job=SPARSE_LINEAR", "ps.worker.dataset.format=CSV").run(context ->
                 assertThat(io.jvmps.common.startup.StartupFailureReporter.describe(context.getStartupFailure()))
