@@ -47,6 +47,20 @@ public interface Optimizer {
      */
     int rowStateSlots();
 
+    /**
+     * @param dim values per row
+     * @return floats of optimizer state a sparse-table row keeps after its values: {@code rowStateSlots() x dim} for
+     *         the per-element optimizers, 1 for {@link RowwiseAdagrad}
+     */
+    default int rowStateFloats(int dim) {
+        return rowStateSlots() * dim;
+    }
+
+    /** @return true for an optimizer of sparse-table rows only, which cannot update a dense slice */
+    default boolean rowsOnly() {
+        return false;
+    }
+
     /** @return the value every state element of a new row starts at (ADAGRAD's initial accumulator, else 0) */
     default float rowStateInitialValue() {
         return 0f;

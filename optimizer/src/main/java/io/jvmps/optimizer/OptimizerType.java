@@ -14,7 +14,9 @@ public enum OptimizerType {
     /** Bias-corrected Adam. */
     ADAM(Adam::new),
     /** FTRL-Proximal with L1/L2 regularisation (sparse weights). */
-    FTRL(Ftrl::new);
+    FTRL(Ftrl::new),
+    /** Adagrad with one accumulator per row: sparse tables only (a table's {@code optimizer}), not ps.optimizer.type. */
+    ROWWISE_ADAGRAD(RowwiseAdagrad::new);
 
     private final Function<OptimizerSettings, Optimizer> factory;
 
@@ -28,5 +30,10 @@ public enum OptimizerType {
      */
     public Optimizer create(OptimizerSettings settings) {
         return factory.apply(settings);
+    }
+
+    /** @return true for an optimizer of sparse-table rows only ({@link Optimizer#rowsOnly}) */
+    public boolean rowsOnly() {
+        return this == ROWWISE_ADAGRAD;
     }
 }

@@ -103,6 +103,21 @@ public final class ParallelOptimizer implements Optimizer, AutoCloseable {
     }
 
     @Override
+    public int rowStateFloats(int dim) {
+        return inner.rowStateFloats(dim);
+    }
+
+    @Override
+    public boolean rowsOnly() {
+        return inner.rowsOnly();
+    }
+
+    @Override
+    public void applyRow(float[] row, int offset, int dim, float[] gradient, int gradientOffset, long step) {
+        inner.applyRow(row, offset, dim, gradient, gradientOffset, step);
+    }
+
+    @Override
     public float rowStateInitialValue() {
         return inner.rowStateInitialValue();
     }

@@ -30,7 +30,8 @@ import java.util.function.LongPredicate;
  *                                    long updates, int rows, then per row: long id, int update count,
  *                                    float[dim x (1 + state slots)] values then state  (format 3 and later);
  *                                    format 5: after initRows int admitAfter, long evictAfterSteps,
- *                                    boolean evictWhenFull; a table
+ *                                    boolean evictWhenFull, and state floats per row in place of state
+ *                                    slots; a table
  *                                    that evicts has long last-touched clock after each row's update count;
  *                                    one that admits ends with int n, byte[n] sketch counters, long additions
  * int   worker clocks     per worker rank: long clock (the first step, GEO: round, of that rank not in
@@ -217,7 +218,7 @@ public final class CheckpointFormat {
         out.writeInt(spec.lifecycle().admitAfter());
         out.writeLong(spec.lifecycle().evictAfterSteps());
         out.writeBoolean(spec.lifecycle().evictWhenFull());
-        out.writeInt(t.stateSlots());
+        out.writeInt(t.stateFloats());
         out.writeLong(t.updates());
         out.writeInt(t.rows());
         boolean clocks = spec.lifecycle().tracksIdleness();
@@ -255,11 +256,13 @@ public final class CheckpointFormat {
         } catch (RuntimeException e) {
             throw new IOException("damaged checkpoint part: " + e.getMessage(), e);
         }
-        int slots = in.readInt();
+        int state = in.readInt(); // format 5: state floats per row; before: state slots of dim floats each
         long updates = in.readLong();
         int rows = in.readInt();
-        check(slots >= 0 && slots <= MAX_STATE_SLOTS, "sparse table " + name + " has " + slots + " state slots");
-        int stride = dim * (1 + slots);
+        check(state >= 0 && state <= MAX_STATE_SLOTS * (version >= 5 ? dim : 1), "sparse table " + name + " has "
+                + state + (version >= 5 ? " state floats per row" : " state slots"));
+        int stateFloats = version >= 5 ? state : state * dim;
+        int stride = dim + stateFloats;
         check(rows >= 0 && (long) rows * stride <= Integer.MAX_VALUE - 8, "sparse table " + name + " has " + rows
                 + " rows of " + stride + " floats");
         // arrays grow as rows arrive, so a damaged count fails at the end of the file, not in one huge allocation
@@ -313,7 +316,7 @@ public final class CheckpointFormat {
                 throw new IOException("damaged checkpoint part: sparse table " + name + ": " + e.getMessage(), e);
             }
         }
-        return new SparseRows(spec, slots, updates, ids, steps, data, touched, admission);
+        return new SparseRows(spec, stateFloats, updates, ids, steps, data, touched, admission);
     }
 
     private static void writeFloats(DataOutputStream out, float[] values, byte[] run) throws IOException {

@@ -134,6 +134,13 @@ public record OptimizerProperties(
         return minLearningRate <= learningRate;
     }
 
+    /** @return whether the servers' optimizer can update dense slices (row-wise optimizers are per table) */
+    @AssertTrue(message = "ps.optimizer.type=ROWWISE_ADAGRAD updates sparse table rows only: keep ps.optimizer.type a "
+            + "dense optimizer and name ROWWISE_ADAGRAD as a table's optimizer")
+    public boolean isDenseCapable() {
+        return type == null || !type.rowsOnly();
+    }
+
     /** @return whether FTRL never sees a zero rate, which it divides by (checked at start-up) */
     @AssertTrue(message = "ps.optimizer.min-learning-rate must be > 0 when ps.optimizer.type is FTRL and "
             + "ps.optimizer.schedule is COSINE (FTRL divides by the learning rate)")

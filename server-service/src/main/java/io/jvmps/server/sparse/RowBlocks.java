@@ -36,15 +36,16 @@ final class RowBlocks {
     /** Rows the last block's arrays hold. */
     private int lastCapacity;
 
-    RowBlocks(int dim, int stateSlots, float initialState) {
-        this(dim, stateSlots, initialState, false);
+    /** @param stateFloats optimizer state floats per row ({@link io.jvmps.optimizer.Optimizer#rowStateFloats}) */
+    RowBlocks(int dim, int stateFloats, float initialState) {
+        this(dim, stateFloats, initialState, false);
     }
 
     /** @param tracksTouch keep each row's last-touched clock (a table that evicts idle rows) */
-    RowBlocks(int dim, int stateSlots, float initialState, boolean tracksTouch) {
+    RowBlocks(int dim, int stateFloats, float initialState, boolean tracksTouch) {
         this.dim = dim;
         this.touched = tracksTouch ? new ArrayList<>() : null;
-        this.stride = dim * (1 + stateSlots);
+        this.stride = dim + stateFloats;
         this.rowsPerBlock = Integer.highestOneBit(Math.max(1, TARGET_BLOCK_FLOATS / stride));
         this.blockShift = Integer.numberOfTrailingZeros(rowsPerBlock);
         this.rowMask = rowsPerBlock - 1;
@@ -230,7 +231,7 @@ final class RowBlocks {
                 touchedCopy[row] = touched(row);
             }
         }
-        return new SparseRows(spec, stride / dim - 1, updates, idCopy, stepCopy, data, touchedCopy, null);
+        return new SparseRows(spec, stride - dim, updates, idCopy, stepCopy, data, touchedCopy, null);
     }
 
     /** Drops every row and block. */

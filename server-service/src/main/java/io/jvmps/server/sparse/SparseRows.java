@@ -13,12 +13,13 @@ import java.util.function.LongPredicate;
  * A copy of the rows of one sparse table that exist (rows never pushed are not in it: they read as
  * their initial value anyway), as checkpoints store it. Row {@code i} has id {@code ids[i]}, update
  * count {@code steps[i]} (lazy Adam's per-row step) and {@code stride()} floats at
- * {@code data[i * stride()]}: {@code dim} values, then {@code stateSlots} x {@code dim} optimizer state.
+ * {@code data[i * stride()]}: {@code dim} values, then {@code stateFloats} floats of optimizer state ({@code slots x
+ * dim} for a per-element optimizer, 1 for row-wise Adagrad).
  * Rows are keyed by id, not by server, so a copy taken on 2 servers restores onto 1 or 3. Immutable by
  * convention: do not modify the arrays.
  *
  * @param spec       the table's declaration
- * @param stateSlots optimizer state slots per value
+ * @param stateFloats optimizer state floats per row
  * @param updates    pushes the table had applied (summed over the servers when merged)
  * @param ids        row ids, distinct
  * @param steps      per-row update counts
@@ -26,7 +27,7 @@ import java.util.function.LongPredicate;
  * @param touched    per-row last-touched table clock (a table that evicts idle rows), or null
  * @param admission  the admission sketch's counters and count (a table that admits ids), or null
  */
-public record SparseRows(SparseTableSpec spec, int stateSlots, long updates, long[] ids, int[] steps, float[] data,
+public record SparseRows(SparseTableSpec spec, int stateFloats, long updates, long[] ids, int[] steps, float[] data,
                          long[] touched, Admission admission) {
     /**
      * A saved admission sketch.
@@ -46,8 +47,8 @@ public record SparseRows(SparseTableSpec spec, int stateSlots, long updates, lon
     }
 
     /** A copy without clocks or admission state. */
-    public SparseRows(SparseTableSpec spec, int stateSlots, long updates, long[] ids, int[] steps, float[] data) {
-        this(spec, stateSlots, updates, ids, steps, data, null, null);
+    public SparseRows(SparseTableSpec spec, int stateFloats, long updates, long[] ids, int[] steps, float[] data) {
+        this(spec, stateFloats, updates, ids, steps, data, null, null);
     }
 
     /** @throws IllegalArgumentException when the arrays do not agree with each other */
@@ -56,17 +57,17 @@ public record SparseRows(SparseTableSpec spec, int stateSlots, long updates, lon
             throw new IllegalArgumentException("sparse table '" + spec.name() + "': " + ids.length + " ids and "
                     + touched.length + " clocks");
         }
-        if (stateSlots < 0 || ids.length != steps.length || (long) ids.length * spec.dim() * (1 + stateSlots)
+        if (stateFloats < 0 || ids.length != steps.length || (long) ids.length * (spec.dim() + stateFloats)
                 != data.length) {
             throw new IllegalArgumentException("sparse table '" + spec.name() + "': " + ids.length + " ids, "
                     + steps.length + " update counts and " + data.length + " floats do not fit dim " + spec.dim()
-                    + " with " + stateSlots + " state slots");
+                    + " with " + stateFloats + " state floats per row");
         }
     }
 
     /** @return floats per row */
     public int stride() {
-        return spec.dim() * (1 + stateSlots);
+        return spec.dim() + stateFloats;
     }
 
     /** @return number of rows */
@@ -101,7 +102,7 @@ public record SparseRows(SparseTableSpec spec, int stateSlots, long updates, lon
                 at++;
             }
         }
-        return new SparseRows(spec, stateSlots, updates, i2, s2, d2, t2, admission);
+        return new SparseRows(spec, stateFloats, updates, i2, s2, d2, t2, admission);
     }
 
     /**
@@ -118,7 +119,7 @@ public record SparseRows(SparseTableSpec spec, int stateSlots, long updates, lon
             int rows = 0;
             long updates = 0;
             for (SparseRows c : same) {
-                if (!c.spec().equals(first.spec()) || c.stateSlots() != first.stateSlots()) {
+                if (!c.spec().equals(first.spec()) || c.stateFloats() != first.stateFloats()) {
                     throw new IllegalArgumentException("sparse table '" + first.spec().name() + "' is stored as "
                             + first.spec() + " and as " + c.spec());
                 }
@@ -154,7 +155,7 @@ public record SparseRows(SparseTableSpec spec, int stateSlots, long updates, lon
                 throw new IllegalArgumentException("sparse table '" + first.spec().name() + "' holds "
                         + (rows - distinct) + " ids twice across the checkpoint's parts");
             }
-            merged.add(new SparseRows(first.spec(), first.stateSlots(), updates, ids, steps, data, touched,
+            merged.add(new SparseRows(first.spec(), first.stateFloats(), updates, ids, steps, data, touched,
                     sketch == null ? null : new Admission(sketch.counters(), sketch.additions())));
         }
         return merged;

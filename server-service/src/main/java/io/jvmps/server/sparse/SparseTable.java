@@ -48,7 +48,7 @@ public final class SparseTable {
         this.spec = spec;
         this.optimizer = optimizer;
         this.budget = budget;
-        this.blocks = new RowBlocks(spec.dim(), optimizer.rowStateSlots(), optimizer.rowStateInitialValue(),
+        this.blocks = new RowBlocks(spec.dim(), optimizer.rowStateFloats(spec.dim()), optimizer.rowStateInitialValue(),
                 spec.lifecycle().tracksIdleness());
         this.life = new TableLifecycle(spec.lifecycle());
         this.removal = new RowRemoval(blocks, rowOf, budget, life);
@@ -390,7 +390,7 @@ public final class SparseTable {
         lock.readLock().lock();
         try {
             SparseRows rows = blocks.copy(spec, updates);
-            return new SparseRows(spec, rows.stateSlots(), updates, rows.ids(), rows.steps(), rows.data(),
+            return new SparseRows(spec, rows.stateFloats(), updates, rows.ids(), rows.steps(), rows.data(),
                     rows.touched(), life.saved());
         } finally {
             lock.readLock().unlock();
@@ -408,8 +408,8 @@ public final class SparseTable {
         SparseRows mine = from == null ? null : from.filter(owned);
         if (mine != null && (!mine.spec().equals(spec) || mine.stride() != blocks.stride())) {
             throw new PsException(ErrorCode.INVALID_ARGUMENT, "sparse table '" + spec.name() + "' is declared as "
-                    + spec + " with " + (blocks.stride() / spec.dim() - 1) + " optimizer state slots; the checkpoint "
-                    + "holds " + mine.spec() + " with " + mine.stateSlots());
+                    + spec + " with " + (blocks.stride() - spec.dim()) + " optimizer state floats per row; the "
+                    + "checkpoint holds " + mine.spec() + " with " + mine.stateFloats());
         }
         lock.writeLock().lock();
         try {

@@ -174,6 +174,22 @@ class SparseCheckpointTest {
     }
 
     @Test
+    void aRowwiseAdagradTableComesBackWithItsOneAccumulatorPerRow() throws Exception {
+        SparseTableSpec spec = new SparseTableSpec("rowwise", 4, 3, 0.1f, "ROWWISE_ADAGRAD");
+        SparseTables tables = tables();
+        tables.declare(spec).push(new long[] {1, 2, 3}, gradients(3, new Random(8)), UpdateKind.GRADIENT);
+        io.jvmps.server.sparse.SparseRows saved = tables.copyAll().get(0);
+        CheckpointPart read = roundTrip(new CheckpointPart(10, 0, 1, "SGD", 0, List.of(), List.of(), List.of(),
+                tables.copyAll()));
+        io.jvmps.server.sparse.SparseRows rows = read.sparse().get(0);
+        assertThat(rows.stateFloats()).isEqualTo(1);
+        assertThat(rows.data()).containsExactly(saved.data());
+        SparseTables restarted = tables();
+        restarted.restoreWhenDeclared(read.sparse());
+        assertThat(restarted.declare(spec).copy().data()).containsExactly(saved.data());
+    }
+
+    @Test
     void aDamagedSparseSectionFailsWithAMessage() throws Exception {
         SparseTables tables = tables();
         tables.declare(SPEC).push(new long[] {1, 2}, gradients(2, new Random(2)), UpdateKind.GRADIENT);

@@ -117,6 +117,8 @@ class PropertiesValidationTest {
         expectFailure(new String[] {"ps.optimizer.type=FTRL", "ps.optimizer.schedule=COSINE",
                 "ps.optimizer.total-steps=100"},
                 "ps.optimizer.min-learning-rate must be > 0 when ps.optimizer.type is FTRL");
+        expectFailure("ps.optimizer.type=ROWWISE_ADAGRAD",
+                "ps.optimizer.type=ROWWISE_ADAGRAD updates sparse table rows only");
     }
 
     @Test

@@ -50,6 +50,29 @@ class SparseTableTest {
     }
 
     @Test
+    void aRowwiseAdagradTableKeepsOneAccumulatorPerRowAndChargesForIt() {
+        SparseTable table = table("ROWWISE_ADAGRAD", 8);
+        float[] before = pull(table, 5);
+        float[] gradient = new float[8];
+        Arrays.fill(gradient, 0.5f);
+        table.push(1, new long[] {5}, gradient, UpdateKind.GRADIENT);
+        float acc = table.optimizer().rowStateInitialValue() + 0.25f; // mean of the squared gradient
+        float scale = (float) (0.1 / (Math.sqrt(acc) + 1e-8));
+        float[] after = pull(table, 5);
+        for (int k = 0; k < 8; k++) {
+            assertThat(after[k]).isCloseTo(before[k] - scale * 0.5f, within(1e-6f));
+        }
+        SparseRows copy = table.copy();
+        assertThat(copy.stateFloats()).isEqualTo(1);
+        assertThat(copy.stride()).isEqualTo(9);
+        assertThat(copy.data()[8]).isCloseTo(acc, within(1e-6f));
+        SparseTable adagrad = table("ADAGRAD", 8);
+        adagrad.push(1, new long[] {5}, gradient, UpdateKind.GRADIENT);
+        assertThat(adagrad.copy().stride()).isEqualTo(16);
+        assertThat(table.status().optimizer()).startsWith("ROWWISE_ADAGRAD");
+    }
+
+    @Test
     void theHeldIdsAreListedAscendingPageByPage() {
         SparseTable table = table(null, 1);
         assertThat(table.ids(null, 10).ids()).isEmpty();
