@@ -44,6 +44,11 @@ class CtrEmbeddingIT {
         Run bounded = train("ctr-lifecycle", "--ps.worker.ctr.vocab-cache-size=0", "--ps.worker.ctr.admit-after=2",
                 "--ps.worker.ctr.evict-after-steps=40");
 
+        Run rowwise = train("ctr-rowwise", "--ps.worker.ctr.vocab-cache-size=0",
+                "--ps.worker.ctr.table-optimizer=ROWWISE_ADAGRAD");
+        assertThat(auc(rowwise)).as("AUC with row-wise Adagrad on both tables").isGreaterThan(0.62);
+        assertThat(rowwise.serverMetrics).containsPattern("ps_server_sparse_table_bytes\\{[^}]*table=\"ctr.deep\"");
+
         double keepAll = auc(direct);
         assertThat(auc(bounded)).as("AUC with admission and eviction against keeping every row")
                 .isCloseTo(keepAll, org.assertj.core.api.Assertions.within(0.02));
