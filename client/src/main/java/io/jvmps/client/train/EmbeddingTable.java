@@ -29,7 +29,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * @param hashed    whether ids are unbounded (hashed) rather than row numbers below the vocabulary
  * @param initScale half-width of the rows' uniform initial values, finite and &gt;= 0
  * @param seed      the initializer's seed
- * @param optimizer the servers' optimizer for this table (SGD, MOMENTUM, ADAGRAD, ADAM, FTRL), or {@code null}
+ * @param optimizer the servers' optimizer for this table (SGD, MOMENTUM, ADAGRAD, ADAM, FTRL, ROWWISE_ADAGRAD), or {@code null}
  *                  for the servers' {@code ps.optimizer.type}
  * @param initRows  MindSpore's {@code init_in_server}: the rows of ids {@code 0 .. initRows - 1} are created on their
  *                  servers when the table is declared (memory reserved up front, a too small server cap refused at

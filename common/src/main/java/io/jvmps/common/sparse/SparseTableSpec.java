@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * @param dim       values per row, 1..{@value #MAX_DIM}
  * @param seed      initializer seed
  * @param initScale half-width of the uniform initializer, finite and &gt;= 0 (0 = rows start at zero)
- * @param optimizer the servers' optimizer type for this table (SGD, MOMENTUM, ADAGRAD, ADAM, FTRL), or
+ * @param optimizer the servers' optimizer type for this table (SGD, MOMENTUM, ADAGRAD, ADAM, FTRL, ROWWISE_ADAGRAD), or
  *                  {@code null} for the servers' {@code ps.optimizer.type}; hyper-parameters are the servers'
  * @param initRows  {@code init_in_server} with a vocabulary size: rows {@code 0 .. initRows - 1} are created on
  *                  their servers when the table is declared (each server creates the ones it owns, at their
