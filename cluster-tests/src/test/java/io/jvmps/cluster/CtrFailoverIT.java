@@ -18,7 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * after checkpoint 20, a replacement takes its rank and restores its share of the dense slices and of the
  * tables' rows, the survivor rolls back, and the worker trains again from the checkpoint. Both jobs must
  * leave the same tables (within 1e-5): that holds only if every trained row, its Adam moments and its
- * update count were in the checkpoint and came back on the right server.
+ * update count were in the checkpoint and came back on the right server. The tables admit ids on their second push
+ * and evict rows idle for 12 steps, so it also holds only if the admission counts and the rows' clocks came back:
+ * an id half-admitted at the checkpoint, or a row's age, restored wrong would change which rows exist.
  */
 class CtrFailoverIT {
     private static final double TOLERANCE = 1e-5;
@@ -29,7 +31,7 @@ class CtrFailoverIT {
             "--ps.worker.ctr.test-size=1000", "--ps.worker.ctr.dim=4", "--ps.worker.ctr.hidden1=16",
             "--ps.worker.ctr.hidden2=8", "--ps.worker.training.batch-size=32", "--ps.worker.training.epochs=1",
             "--ps.worker.training.max-steps=60", "--ps.worker.training.log-interval=10", "--ps.worker.training.seed=5",
-            "--ps.worker.ctr.vocab-cache-size=0");
+            "--ps.worker.ctr.vocab-cache-size=0", "--ps.worker.ctr.admit-after=2", "--ps.worker.ctr.evict-after-steps=12");
 
     @Test
     void aKilledServerGetsItsTableRowsBackAndTheJobEndsWhereAnUnbrokenOneDoes() throws Exception {
