@@ -201,45 +201,44 @@ public final class RequestFloor {
                     .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(16 << 20, 0, 4, 0, 4),
-                                    new SimpleChannelInboundHandler<ByteBuf>() {
-                                        @Override
-                                        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-                                            int id = frame.readInt();
-                                            if (frame.readByte() != ROUTE_SPARSE_PULL) {
-                                                ctx.close();
-                                                return;
-                                            }
-                                            ByteBuf head = ctx.alloc().buffer(8).writeInt(4 + answer.readableBytes())
-                                                    .writeInt(id);
-                                            ctx.write(head);
-                                            ctx.writeAndFlush(answer.duplicate());
-                                        }
-                                    });
+                    .childHandler(framed((ctx, frame) -> {
+                        int id = frame.readInt();
+                        if (frame.readByte() != ROUTE_SPARSE_PULL) {
+                            ctx.close();
+                            return;
                         }
-                    }).bind("127.0.0.1", 0).sync().channel();
+                        ctx.write(ctx.alloc().buffer(8).writeInt(4 + answer.readableBytes()).writeInt(id));
+                        ctx.writeAndFlush(answer.duplicate());
+                    }))
+                    .bind("127.0.0.1", 0).sync().channel();
             int port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
             channel = new Bootstrap().group(clientLoops).channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
                     .option(ChannelOption.TCP_NODELAY, true)
                     .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                    .handler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(16 << 20, 0, 4, 0, 4),
-                                    new SimpleChannelInboundHandler<ByteBuf>() {
-                                        @Override
-                                        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-                                            CompletableFuture<Integer> f = waiting.remove(frame.readInt());
-                                            if (f != null) {
-                                                f.complete(frame.readableBytes());
-                                            }
-                                        }
-                                    });
+                    .handler(framed((ctx, frame) -> {
+                        CompletableFuture<Integer> f = waiting.remove(frame.readInt());
+                        if (f != null) {
+                            f.complete(frame.readableBytes());
                         }
-                    }).connect("127.0.0.1", port).sync().channel();
+                    }))
+                    .connect("127.0.0.1", port).sync().channel();
+        }
+
+        /** @return a pipeline that cuts the stream into length-prefixed frames and hands each to {@code onFrame} */
+        private static ChannelInitializer<SocketChannel> framed(
+                java.util.function.BiConsumer<ChannelHandlerContext, ByteBuf> onFrame) {
+            return new ChannelInitializer<>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(16 << 20, 0, 4, 0, 4),
+                            new SimpleChannelInboundHandler<ByteBuf>() {
+                                @Override
+                                protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+                                    onFrame.accept(ctx, frame);
+                                }
+                            });
+                }
+            };
         }
 
         @Override

@@ -28,19 +28,19 @@ public final class SparseMeters {
 
     private static void registerTable(MeterRegistry registry, SparseTable table) {
         String name = table.spec().name();
-        Gauge.builder("ps.server.sparse.table.rows", table, t -> t.status().rows()).tag("table", name)
+        Gauge.builder("ps.server.sparse.table.rows", table, SparseTable::rows).tag("table", name)
                 .description("rows this server holds for the table").register(registry);
-        Gauge.builder("ps.server.sparse.table.bytes", table, t -> t.status().bytes()).tag("table", name)
+        Gauge.builder("ps.server.sparse.table.bytes", table, SparseTable::heldBytes).tag("table", name)
                 .baseUnit("bytes").description("bytes this server holds for the table").register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("ps.server.sparse.rows.admitted", table,
-                        t -> t.status().admitted()).tag("table", name)
+                        SparseTable::admitted).tag("table", name)
                 .description("rows pushes created (ids admitted)").register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("ps.server.sparse.rows.evicted", table,
-                        t -> t.status().evicted()).tag("table", name)
+                        SparseTable::evicted).tag("table", name)
                 .description("rows removed after no push touched them for the table's evictAfterSteps")
                 .register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("ps.server.sparse.gradients.dropped", table,
-                        t -> t.status().dropped()).tag("table", name)
+                        SparseTable::droppedGradients).tag("table", name)
                 .description("row gradients dropped because their id was not admitted yet").register(registry);
     }
 }

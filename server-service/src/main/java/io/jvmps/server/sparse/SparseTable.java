@@ -446,33 +446,47 @@ public final class SparseTable {
         }
     }
 
-    /** @return rows created so far */
-    public long rows() {
+    /** @return rows pushes created so far (ids admitted) */
+    public long admitted() {
+        return readLocked(life::admitted);
+    }
+
+    /** @return rows removed so far, idle or to make room */
+    public long evicted() {
+        return readLocked(life::evicted);
+    }
+
+    /** @return row gradients dropped so far because their id was not admitted yet */
+    public long droppedGradients() {
+        return readLocked(life::dropped);
+    }
+
+    /** @return bytes this table holds: its blocks' capacity and its admission sketch */
+    public long heldBytes() {
+        return readLocked(() -> blocks.heldBytes() + life.sketchBytes());
+    }
+
+    private long readLocked(java.util.function.LongSupplier value) {
         lock.readLock().lock();
         try {
-            return blocks.rows();
+            return value.getAsLong();
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /** @return rows created so far */
+    public long rows() {
+        return readLocked(() -> blocks.rows());
     }
 
     /** @return bytes reserved by this table's blocks: its rows' capacity, at most twice its rows or one block more */
     public long bytes() {
-        lock.readLock().lock();
-        try {
-            return blocks.heldBytes();
-        } finally {
-            lock.readLock().unlock();
-        }
+        return readLocked(() -> blocks.heldBytes());
     }
 
     /** @return pushes applied so far */
     public long updates() {
-        lock.readLock().lock();
-        try {
-            return updates;
-        } finally {
-            lock.readLock().unlock();
-        }
+        return readLocked(() -> updates);
     }
 }

@@ -22,10 +22,6 @@ final class TableLifecycle {
         this.sketch = settings.admits() ? new AdmissionSketch(AdmissionSketch.DEFAULT_WIDTH) : null;
     }
 
-    RowLifecycle settings() {
-        return settings;
-    }
-
     /** @return true when an id without a row gets one with this push (its count including this push suffices) */
     boolean admitsNow(long id) {
         return sketch == null || sketch.estimate(id) + 1 >= settings.admitAfter();
@@ -83,10 +79,6 @@ final class TableLifecycle {
     io.jvmps.server.sparse.SparseRows.Admission saved() {
         return sketch == null ? null : new io.jvmps.server.sparse.SparseRows.Admission(sketch.counters(),
                 sketch.additions());
-    }
-
-    long clock() {
-        return clock;
     }
 
     long admitted() {
